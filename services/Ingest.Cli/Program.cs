@@ -1,0 +1,3 @@
+using Ingest.Cli;
+
+return await IngestCommandLine.InvokeAsync(args);

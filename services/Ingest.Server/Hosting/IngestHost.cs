@@ -1,0 +1,35 @@
+using Ingest.Server.Api;
+using Ingest.Server.Telemetry;
+
+namespace Ingest.Server.Hosting;
+
+/// <summary>Builds the web application: configuration, validated options, services and endpoints.</summary>
+public static class IngestHost
+{
+    public static WebApplication Build(string[] args)
+    {
+        var builder = WebApplication.CreateBuilder(args);
+        builder.Services.AddOptions<IngestOptions>()
+            .Bind(builder.Configuration.GetSection(IngestOptions.SectionName))
+            .ValidateDataAnnotations()
+            .ValidateOnStart();
+        builder.Services.AddSingleton<DataDirectory>();
+        builder.Services.AddProblemDetails();
+        builder.Services.AddIngestTelemetry(builder.Configuration);
+
+        var app = builder.Build();
+        app.UseExceptionHandler();
+        app.UseStatusCodePages();
+        app.UseMiddleware<ApiKeyMiddleware>();
+        app.MapHealthEndpoints();
+        return app;
+    }
+
+    /// <summary>Starts the application; settings are validated and the data directory locked before it listens.</summary>
+    public static async Task StartAsync(WebApplication app, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        app.Services.GetRequiredService<DataDirectory>();
+        await app.StartAsync(cancellationToken).ConfigureAwait(false);
+    }
+}

@@ -1,0 +1,20 @@
+using System.ComponentModel.DataAnnotations;
+
+namespace Ingest.Server.Hosting;
+
+/// <summary>
+/// The service's own settings, bound from the <c>Ingest</c> section of configuration
+/// (appsettings.json, then environment variables such as <c>Ingest__DataDirectory</c>).
+/// </summary>
+public sealed class IngestOptions
+{
+    public const string SectionName = "Ingest";
+
+    /// <summary>Where the embedded storage lives; relative paths resolve against the working directory.</summary>
+    [Required(AllowEmptyStrings = false)]
+    public string DataDirectory { get; set; } = "./data";
+
+    /// <summary>When set, every endpoint but <c>/alive</c> requires it in the <c>X-Api-Key</c> header.</summary>
+    [MinLength(16, ErrorMessage = "Ingest:ApiKey must be at least 16 characters when set.")]
+    public string? ApiKey { get; set; }
+}
