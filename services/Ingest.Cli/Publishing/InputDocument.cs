@@ -1,0 +1,7 @@
+namespace Ingest.Cli.Publishing;
+
+/// <summary>
+/// One validated document of the input: its id and its UTF-8 JSON body, a slice of the input buffer
+/// (not a copy). <paramref name="Line"/> is where the document starts, for messages about it.
+/// </summary>
+internal sealed record InputDocument(int Line, string Id, ReadOnlyMemory<byte> Body);
