@@ -25,19 +25,30 @@ if [[ -f "$dir/lib/librdkafka.so.1" ]]; then
   exit 0
 fi
 
+# What the build needs, as (check, Debian package) pairs; only what is missing gets installed
+# (npm in particular may come from elsewhere, such as NodeSource's nodejs, and must not be replaced).
 missing=()
-for tool in cc make npm pkg-config; do command -v "$tool" >/dev/null || missing+=("$tool"); done
-for header in openssl/ssl.h zlib.h zstd.h lz4.h sasl/sasl.h; do
-  [[ -f "/usr/include/$header" ]] || missing+=("$header")
-done
+need_tool() { command -v "$1" >/dev/null || missing+=("$2"); }
+need_header() { [[ -f "/usr/include/$1" ]] || missing+=("$2"); }
+need_tool cc build-essential
+need_tool make build-essential
+need_tool pkg-config pkg-config
+need_tool npm npm
+need_header openssl/ssl.h libssl-dev
+need_header zlib.h zlib1g-dev
+need_header zstd.h libzstd-dev
+need_header lz4.h liblz4-dev
+need_header sasl/sasl.h libsasl2-dev
 if (( ${#missing[@]} > 0 )); then
+  packages=$(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')
   if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-    echo "librdkafka.sh: installing build prerequisites (missing: ${missing[*]})"
+    echo "librdkafka.sh: installing build prerequisites: $packages"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq build-essential pkg-config npm libssl-dev zlib1g-dev libzstd-dev liblz4-dev libsasl2-dev >/dev/null
+    # shellcheck disable=SC2086
+    apt-get install -y -qq $packages >/dev/null
   else
-    echo "librdkafka.sh: missing ${missing[*]}; install build-essential pkg-config npm libssl-dev zlib1g-dev libzstd-dev liblz4-dev libsasl2-dev" >&2
+    echo "librdkafka.sh: missing build prerequisites; install the Debian packages: $packages" >&2
     exit 1
   fi
 fi

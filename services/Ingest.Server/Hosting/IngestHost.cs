@@ -8,7 +8,10 @@ public static class IngestHost
 {
     public static WebApplication Build(string[] args)
     {
-        var builder = WebApplication.CreateBuilder(args);
+        // appsettings.json is read from beside the binaries, so the service behaves the same from
+        // any working directory; relative paths in settings (the data directory) still resolve
+        // against the working directory, as a user typing them expects.
+        var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
         builder.Services.AddOptions<IngestOptions>()
             .Bind(builder.Configuration.GetSection(IngestOptions.SectionName))
             .ValidateDataAnnotations()

@@ -1,0 +1,64 @@
+using System.Net;
+using System.Net.Http.Json;
+using Ingest.Server.Api;
+using Microsoft.Extensions.Options;
+
+namespace Ingest.Server.Tests.Hosting;
+
+public sealed class ServerHostingTests : IDisposable
+{
+    private readonly string _dataDirectory = Path.Combine(Path.GetTempPath(), $"ingest-server-test-{Guid.NewGuid():N}");
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_dataDirectory))
+        {
+            Directory.Delete(_dataDirectory, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Alive_and_health_answer_and_the_data_directory_is_created()
+    {
+        await using var server = await RunningServer.StartAsync(_dataDirectory);
+
+        Assert.Equal("alive", await server.Client.GetStringAsync(new Uri("/alive", UriKind.Relative)));
+        var health = await server.Client.GetFromJsonAsync<HealthEndpoints.HealthReport>(new Uri("/health", UriKind.Relative));
+        Assert.Equal("healthy", health?.Status);
+        Assert.Equal(Path.GetFullPath(_dataDirectory), health?.DataDirectory);
+        Assert.True(File.Exists(Path.Combine(_dataDirectory, "ingest.lock")));
+    }
+
+    [Fact]
+    public async Task A_second_server_on_the_same_data_directory_fails_to_start_with_a_clear_message()
+    {
+        await using var first = await RunningServer.StartAsync(_dataDirectory);
+
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => RunningServer.StartAsync(_dataDirectory));
+        Assert.Contains("Ingest:DataDirectory", error.Message, StringComparison.Ordinal);
+        Assert.Contains("another Ingest server", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task With_an_api_key_every_endpoint_but_alive_requires_it()
+    {
+        const string key = "0123456789abcdef-test-key";
+        await using var server = await RunningServer.StartAsync(_dataDirectory, $"--Ingest:ApiKey={key}");
+
+        Assert.Equal(HttpStatusCode.OK, (await server.Client.GetAsync(new Uri("/alive", UriKind.Relative))).StatusCode);
+        var refused = await server.Client.GetAsync(new Uri("/health", UriKind.Relative));
+        Assert.Equal(HttpStatusCode.Unauthorized, refused.StatusCode);
+        Assert.Equal("application/problem+json", refused.Content.Headers.ContentType?.MediaType);
+
+        using var request = new HttpRequestMessage(HttpMethod.Get, new Uri("/health", UriKind.Relative));
+        request.Headers.Add(ApiKeyMiddleware.HeaderName, key);
+        Assert.Equal(HttpStatusCode.OK, (await server.Client.SendAsync(request)).StatusCode);
+    }
+
+    [Fact]
+    public async Task A_bad_setting_stops_start_up_and_names_the_setting()
+    {
+        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory, "--Ingest:ApiKey=short"));
+        Assert.Contains("Ingest:ApiKey", error.Message, StringComparison.Ordinal);
+    }
+}
