@@ -1,5 +1,7 @@
+using System.Buffers;
 using System.Text;
 using System.Text.Json;
+using System.Text.Unicode;
 
 namespace Ingest.Cli.Publishing;
 
@@ -92,6 +94,13 @@ internal sealed class DocumentReader
     {
         var body = Trim(json);
         var line = firstLine + json.Span[..json.Span.IndexOfAnyExcept(Whitespace)].Count((byte)'\n');
+        if (!Utf8.IsValid(json.Span))
+        {
+            // Utf8JsonReader does not check every string's encoding; Ingest stores bodies as UTF-8 and would reject it.
+            errors.Add(InvalidUtf8Error(json.Span, firstLine));
+            return;
+        }
+
         var reader = new Utf8JsonReader(json.Span);
         string? id = _options.Id;
         var idSeen = false;
@@ -180,6 +189,9 @@ internal sealed class DocumentReader
             message = message[..suffix];
         }
 
+        // Advice meant for the programmer holding the reader (trailing commas, comments), not for whoever wrote the file.
+        message = message.Replace(" Change the reader options.", string.Empty, StringComparison.Ordinal);
+
         if (afterSingleDocument)
         {
             message += " (for JSON Lines, one document per line, pass --lines)";
@@ -188,6 +200,20 @@ internal sealed class DocumentReader
         var line = documentLine + (int)(ex.LineNumber ?? 0);
         int? column = ex.BytePositionInLine is { } position ? (int)position + 1 : null;
         return new InputError(line, column, message);
+    }
+
+    private static InputError InvalidUtf8Error(ReadOnlySpan<byte> json, int firstLine)
+    {
+        var offset = 0;
+        while (Rune.DecodeFromUtf8(json[offset..], out _, out var consumed) == OperationStatus.Done)
+        {
+            offset += consumed;
+        }
+
+        var before = json[..offset];
+        var line = firstLine + before.Count((byte)'\n');
+        var column = offset - before.LastIndexOf((byte)'\n');
+        return new InputError(line, column, "invalid UTF-8: the input must be UTF-8 encoded");
     }
 
     private static string Describe(JsonTokenType token) => token switch
