@@ -1,0 +1,69 @@
+namespace Ingest.Benchmarks.Storage.Workloads;
+
+/// <summary>
+/// Removes a random half of the keys of a freshly loaded tree (LoadedItems keys) in one durable
+/// transaction: either as one sorted batch (<see cref="IWriteTransaction.DeleteSorted"/>) or with one
+/// Delete call per key in random order, the way a caller without a batch API meets them.
+/// </summary>
+internal sealed class DeleteHalfWorkload(bool sortedBatch) : KeyValueWorkload
+{
+    public override string Name => sortedBatch ? "delete-sorted-batch" : "delete-one-by-one";
+
+    public override string Unit => "deletes/s";
+
+    public override string Target => sortedBatch ? ">= 5x one-by-one" : string.Empty;
+
+    protected override WorkloadOutcome Run(IKeyValueStore store, WorkloadContext context)
+    {
+        var tree = store.OpenTree(sortedBatch ? "delete-sorted" : "delete-each");
+        WorkloadContext.LoadInOneTransaction(store, tree, context.Data.Loaded);
+        var keys = sortedBatch ? context.Data.DeleteInSortedOrder : context.Data.DeleteInRandomOrder;
+
+        var deleted = 0;
+        var result = Measure.Operations(keys.Count, () =>
+        {
+            using var transaction = store.BeginWrite();
+            if (sortedBatch)
+            {
+                deleted = transaction.DeleteSorted(tree, keys);
+            }
+            else
+            {
+                for (var i = 0; i < keys.Count; i++)
+                {
+                    if (transaction.Delete(tree, keys[i]))
+                    {
+                        deleted++;
+                    }
+                }
+            }
+
+            transaction.Commit();
+        });
+
+        if (deleted != keys.Count)
+        {
+            throw new InvalidOperationException($"{store.Name} deleted {deleted} keys of {keys.Count}.");
+        }
+
+        VerifyHalfRemains(store, tree, context.Data.Loaded);
+        return result;
+    }
+
+    private static void VerifyHalfRemains(IKeyValueStore store, TreeId tree, KeyValueSet loaded)
+    {
+        Span<byte> value = stackalloc byte[StorageSizes.ValueSize * 2];
+        using var session = store.OpenReadSession();
+        session.BeginRead();
+        for (var i = 0; i < Math.Min(loaded.Count, 1_000); i++)
+        {
+            var present = session.Read(tree, loaded.Keys[i], value) >= 0;
+            if (present != (i % 2 == 1))
+            {
+                throw new InvalidOperationException($"After deleting, key #{i} is {(present ? "present" : "missing")}.");
+            }
+        }
+
+        session.EndRead();
+    }
+}

@@ -1,0 +1,3 @@
+namespace Ingest.Benchmarks.Storage.Workloads;
+
+internal sealed record WorkloadFailed(Exception Error) : WorkloadOutcome;
