@@ -1,0 +1,32 @@
+using Microsoft.Win32.SafeHandles;
+
+namespace Ingest.Storage.Journal;
+
+/// <summary>One journal file being written or waiting to be deleted once the data file holds all its records.</summary>
+internal sealed class JournalFile(long sequence, string path, SafeFileHandle handle, long length) : IDisposable
+{
+    public const string Prefix = "journal.";
+
+    public long Sequence { get; } = sequence;
+
+    public string Path { get; } = path;
+
+    public SafeFileHandle Handle { get; } = handle;
+
+    public long Length { get; } = length;
+
+    public long Position { get; set; }
+
+    public long LastTxId { get; set; }
+
+    public static string NameFor(long sequence) => $"{Prefix}{sequence:D10}";
+
+    public static bool TryParseSequence(string fileName, out long sequence)
+    {
+        sequence = 0;
+        return fileName.StartsWith(Prefix, StringComparison.Ordinal)
+            && long.TryParse(fileName.AsSpan(Prefix.Length), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out sequence);
+    }
+
+    public void Dispose() => Handle.Dispose();
+}

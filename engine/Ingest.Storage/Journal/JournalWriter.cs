@@ -1,0 +1,254 @@
+using Ingest.Storage.Paging;
+
+namespace Ingest.Storage.Journal;
+
+/// <summary>
+/// Appends commit records to journal files. Files are zero-filled when created so that a sync
+/// after appending only flushes data blocks; a commit larger than a file gets a file of its own.
+/// Files whose records are all in the data file are kept as spares (up to <see cref="MaxSpares"/>)
+/// and renamed to the next sequence number when a new file is needed, which saves the zero-fill.
+/// A recycled file still holds old records after the new ones, but those all have transaction ids
+/// the data file header already covers, and recovery skips them.
+/// </summary>
+internal sealed unsafe class JournalWriter : IDisposable
+{
+    private readonly string _directory;
+    private readonly long _fileSize;
+    private readonly bool _durable;
+    private readonly ScratchMemory _memory;
+    private const int MaxSpares = 2;
+    private const long MaxRetainedBuffer = 16 * 1024 * 1024;
+    private readonly List<JournalFile> _files = [];
+    private readonly List<JournalFile> _spares = [];
+    private readonly Lock _filesLock = new();
+    private long _nextSequence;
+    private byte* _buffer;
+    private long _bufferSize;
+
+    /// <param name="spares">Journal files whose records are all applied, to recycle.</param>
+    public JournalWriter(string directory, long fileSize, bool durable, ScratchMemory memory, long nextSequence, IEnumerable<string> spares)
+    {
+        _directory = directory;
+        _fileSize = fileSize;
+        _durable = durable;
+        _memory = memory;
+        _nextSequence = nextSequence;
+        foreach (var path in spares)
+        {
+            var handle = File.OpenHandle(path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read);
+            _spares.Add(new JournalFile(0, path, handle, RandomAccess.GetLength(handle)));
+        }
+    }
+
+    public int FileCount
+    {
+        get
+        {
+            lock (_filesLock)
+            {
+                return _files.Count;
+            }
+        }
+    }
+
+    /// <summary>Writes the record for <paramref name="pages"/> with one write, then one sync in durable mode.</summary>
+    public void Append(long txId, ReadOnlySpan<PageVersion> pages)
+    {
+        var length = JournalRecord.TotalLength(pages.Length, JournalRecord.PayloadLength(pages));
+        EnsureBuffer(length);
+        JournalRecord.Build(_buffer, txId, pages);
+
+        JournalFile? file;
+        lock (_filesLock)
+        {
+            file = _files.Count > 0 ? _files[^1] : null;
+        }
+
+        if (file == null || file.Position + length > file.Length)
+        {
+            file = CreateFile(Math.Max(_fileSize, length));
+        }
+
+        // One write call; only a record over 1 GiB (a huge transaction) takes several.
+        for (long done = 0; done < length;)
+        {
+            var chunk = (int)Math.Min(length - done, 1L << 30);
+            RandomAccess.Write(file.Handle, new ReadOnlySpan<byte>(_buffer + done, chunk), file.Position + done);
+            done += chunk;
+        }
+
+        if (_durable)
+        {
+            FileSync.DataSync(file.Handle);
+        }
+
+        file.Position += length;
+        file.LastTxId = txId;
+        if (_bufferSize > MaxRetainedBuffer)
+        {
+            // A bulk load needed a huge record; do not keep that much memory for ordinary commits.
+            _memory.Free(_buffer, _bufferSize);
+            _buffer = null;
+            _bufferSize = 0;
+        }
+    }
+
+    private void EnsureBuffer(long length)
+    {
+        if (_bufferSize >= length)
+        {
+            return;
+        }
+
+        if (_buffer != null)
+        {
+            _memory.Free(_buffer, _bufferSize);
+        }
+
+        var size = Math.Max(64 * 1024, (long)System.Numerics.BitOperations.RoundUpToPowerOf2((ulong)length));
+        _buffer = _memory.Allocate(size);
+        _bufferSize = size;
+    }
+
+    private JournalFile CreateFile(long size)
+    {
+        var sequence = _nextSequence++;
+        var path = Path.Combine(_directory, JournalFile.NameFor(sequence));
+        JournalFile? spare = null;
+        lock (_filesLock)
+        {
+            if (size == _fileSize && _spares.Count > 0)
+            {
+                spare = _spares[^1];
+                _spares.RemoveAt(_spares.Count - 1);
+            }
+        }
+
+        if (spare != null)
+        {
+            // The rename must be durable before records go in: recovery orders files by name.
+            File.Move(spare.Path, path);
+            if (_durable)
+            {
+                FileSync.SyncDirectory(_directory);
+            }
+
+            var recycled = new JournalFile(sequence, path, spare.Handle, spare.Length);
+            lock (_filesLock)
+            {
+                _files.Add(recycled);
+            }
+
+            return recycled;
+        }
+
+        var handle = File.OpenHandle(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read);
+        try
+        {
+            if (size == _fileSize)
+            {
+                // Real zeros, not a sparse file: later syncs then have no block allocation to record.
+                var zeros = new byte[Math.Min(size, 1024 * 1024)];
+                for (long offset = 0; offset < size; offset += zeros.Length)
+                {
+                    RandomAccess.Write(handle, zeros.AsSpan(0, (int)Math.Min(zeros.Length, size - offset)), offset);
+                }
+            }
+            else
+            {
+                RandomAccess.SetLength(handle, size);
+            }
+
+            if (_durable)
+            {
+                RandomAccess.FlushToDisk(handle);
+                FileSync.SyncDirectory(_directory);
+            }
+        }
+        catch
+        {
+            handle.Dispose();
+            throw;
+        }
+
+        var file = new JournalFile(sequence, path, handle, size);
+        lock (_filesLock)
+        {
+            _files.Add(file);
+        }
+
+        return file;
+    }
+
+    /// <summary>Recycles or deletes journal files (other than the one being written) whose records are all applied to the data file.</summary>
+    public void ReleaseUpTo(long appliedTxId)
+    {
+        List<JournalFile>? deleted = null;
+        lock (_filesLock)
+        {
+            for (var i = 0; i < _files.Count - 1; i++)
+            {
+                var file = _files[i];
+                if (file.LastTxId > appliedTxId)
+                {
+                    continue;
+                }
+
+                _files.RemoveAt(i);
+                i--;
+                if (file.Length == _fileSize && _spares.Count < MaxSpares)
+                {
+                    _spares.Add(file);
+                }
+                else
+                {
+                    (deleted ??= []).Add(file);
+                }
+            }
+        }
+
+        if (deleted == null)
+        {
+            return;
+        }
+
+        foreach (var f in deleted)
+        {
+            f.Dispose();
+            File.Delete(f.Path);
+        }
+    }
+
+    /// <summary>
+    /// Closes the files. With <paramref name="allApplied"/> (a clean close: the data file holds every
+    /// record) oversized files are deleted and the others stay for the next open to recycle.
+    /// </summary>
+    public void Close(bool allApplied)
+    {
+        lock (_filesLock)
+        {
+            foreach (var f in _files.Concat(_spares))
+            {
+                f.Dispose();
+                if (allApplied && f.Length != _fileSize)
+                {
+                    File.Delete(f.Path);
+                }
+            }
+
+            _files.Clear();
+            _spares.Clear();
+        }
+    }
+
+    public void Dispose()
+    {
+        Close(allApplied: false);
+        if (_buffer != null)
+        {
+            _memory.Free(_buffer, _bufferSize);
+            _buffer = null;
+            _bufferSize = 0;
+        }
+    }
+}

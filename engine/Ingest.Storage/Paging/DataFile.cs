@@ -1,0 +1,150 @@
+using Microsoft.Win32.SafeHandles;
+
+namespace Ingest.Storage.Paging;
+
+/// <summary>
+/// The data file: page 0 is the <see cref="FileHeader"/>, every other page belongs to the state,
+/// the free-space bitmaps or a tree. Written only by recovery and the flusher, with positional
+/// writes; read through <see cref="DataMap"/>.
+/// </summary>
+internal sealed unsafe class DataFile : IDisposable
+{
+    public const string FileName = "data.ingest";
+    private const long MinGrowthPages = 128;           // 1 MiB
+    private const long MaxGrowthPages = 128 * 1024;    // 1 GiB
+
+    private readonly SafeFileHandle _handle;
+    private readonly List<DataMap> _oldMaps = [];
+    private readonly Lock _growLock = new();
+    private DataMap _map;
+    private long _headerSequence;
+
+    private DataFile(string path, SafeFileHandle handle, FileHeader header)
+    {
+        Path = path;
+        _handle = handle;
+        Header = header;
+        _headerSequence = header.Sequence;
+        var pages = RandomAccess.GetLength(handle) / PageHeader.PageSize;
+        _map = new DataMap(handle, path, Math.Max(pages, 2), null);
+    }
+
+    public string Path { get; }
+
+    public FileHeader Header { get; private set; }
+
+    public DataMap Map => Volatile.Read(ref _map);
+
+    public long PageCapacity => Map.PageCount;
+
+    /// <summary>Opens the data file, creating it with <paramref name="initialize"/> when it does not exist.</summary>
+    public static DataFile Open(string directory, Action<SafeFileHandle> initialize)
+    {
+        var path = System.IO.Path.Combine(directory, FileName);
+        // Initialization writes 3 pages at once; anything shorter is an initialization that never
+        // finished (the file only ever grows past that), so it starts over.
+        var exists = File.Exists(path) && new FileInfo(path).Length >= 3 * PageHeader.PageSize;
+        var handle = File.OpenHandle(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.ReadWrite);
+        try
+        {
+            if (!exists)
+            {
+                initialize(handle);
+                RandomAccess.FlushToDisk(handle);
+                FileSync.SyncDirectory(directory);
+            }
+
+            var header = ReadHeader(handle, path);
+            return new DataFile(path, handle, header);
+        }
+        catch
+        {
+            handle.Dispose();
+            throw;
+        }
+    }
+
+    private static FileHeader ReadHeader(SafeFileHandle handle, string path)
+    {
+        Span<byte> page = new byte[2 * FileHeader.SlotSize];
+        var read = RandomAccess.Read(handle, page, 0);
+        FileHeader? best = null;
+        if (read >= FileHeader.Size)
+        {
+            best = FileHeader.TryRead(page, path, 0);
+        }
+
+        if (read >= FileHeader.SlotSize + FileHeader.Size)
+        {
+            var second = FileHeader.TryRead(page[FileHeader.SlotSize..], path, FileHeader.SlotSize);
+            if (second is { } s && (best is not { } b || s.Sequence > b.Sequence))
+            {
+                best = second;
+            }
+        }
+
+        return best ?? throw new StorageCorruptionException("Neither copy of the data file header is valid", path, 0);
+    }
+
+    public static void WriteHeader(SafeFileHandle handle, FileHeader header)
+    {
+        Span<byte> slot = stackalloc byte[FileHeader.SlotSize];
+        header.Write(slot);
+        RandomAccess.Write(handle, slot, (header.Sequence & 1) * FileHeader.SlotSize);
+    }
+
+    /// <summary>Records that everything up to <paramref name="lastAppliedTx"/> is in the data file (call after <see cref="Sync"/>).</summary>
+    public void UpdateHeader(long lastAppliedTx)
+    {
+        var header = new FileHeader(Header.StatePage, lastAppliedTx, ++_headerSequence);
+        WriteHeader(_handle, header);
+        RandomAccess.FlushToDisk(_handle);
+        Header = header;
+    }
+
+    /// <summary>Grows the file (and remaps it) so that pages below <paramref name="pageCount"/> exist.</summary>
+    public void EnsureCapacity(long pageCount)
+    {
+        lock (_growLock)
+        {
+            var current = _map.PageCount;
+            if (pageCount <= current)
+            {
+                return;
+            }
+
+            var growth = Math.Clamp(current / 4, MinGrowthPages, MaxGrowthPages);
+            var target = Math.Max(pageCount, current + growth);
+            target = (target + MinGrowthPages - 1) / MinGrowthPages * MinGrowthPages;
+            RandomAccess.SetLength(_handle, target * PageHeader.PageSize);
+            var map = new DataMap(_handle, Path, target, _map);
+            _oldMaps.Add(_map);
+            Volatile.Write(ref _map, map);
+        }
+    }
+
+    public void WritePages(long page, byte* source, int pages)
+    {
+        var bytes = (long)pages * PageHeader.PageSize;
+        for (long done = 0; done < bytes;)
+        {
+            var chunk = (int)Math.Min(bytes - done, 1L << 30);
+            RandomAccess.Write(_handle, new ReadOnlySpan<byte>(source + done, chunk), (page * PageHeader.PageSize) + done);
+            done += chunk;
+        }
+    }
+
+    public void Sync() => FileSync.DataSync(_handle);
+
+    public void Dispose()
+    {
+        _map.Dispose();
+        foreach (var m in _oldMaps)
+        {
+            m.Dispose();
+        }
+
+        _oldMaps.Clear();
+        _handle.Dispose();
+    }
+}

@@ -1,0 +1,77 @@
+using System.IO.MemoryMappedFiles;
+using System.Runtime.CompilerServices;
+using Microsoft.Win32.SafeHandles;
+
+namespace Ingest.Storage.Paging;
+
+/// <summary>
+/// A read-only mapping of the data file's first <see cref="PageCount"/> pages. The file grows
+/// in large steps; each growth makes a new mapping, and older ones stay mapped until the
+/// environment closes because snapshots taken before the growth still point into them.
+/// </summary>
+internal sealed unsafe class DataMap : IDisposable
+{
+    private readonly MemoryMappedFile _file;
+    private readonly MemoryMappedViewAccessor _view;
+    private readonly byte* _base;
+    private readonly ulong[] _verified;
+    private readonly string _path;
+
+    public DataMap(SafeFileHandle handle, string path, long pageCount, DataMap? previous)
+    {
+        _path = path;
+        PageCount = pageCount;
+        _file = MemoryMappedFile.CreateFromFile(handle, null, pageCount * PageHeader.PageSize, MemoryMappedFileAccess.Read, HandleInheritability.None, leaveOpen: true);
+        _view = _file.CreateViewAccessor(0, pageCount * PageHeader.PageSize, MemoryMappedFileAccess.Read);
+        byte* p = null;
+        _view.SafeMemoryMappedViewHandle.AcquirePointer(ref p);
+        _base = p + _view.PointerOffset;
+        _verified = new ulong[(pageCount + 63) / 64];
+        if (previous != null)
+        {
+            Array.Copy(previous._verified, _verified, previous._verified.Length);
+        }
+    }
+
+    public long PageCount { get; }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public byte* GetPage(long page)
+    {
+        if ((ulong)page >= (ulong)PageCount)
+        {
+            ThrowBeyondEnd(page);
+        }
+
+        if ((Volatile.Read(ref _verified[page >> 6]) & (1UL << (int)(page & 63))) == 0)
+        {
+            Verify(page);
+        }
+
+        return _base + (page << PageHeader.PageShift);
+    }
+
+    private void Verify(long page)
+    {
+        var p = _base + (page << PageHeader.PageShift);
+        var available = (PageCount - page) * PageHeader.PageSize;
+        if (!PageHeader.Verify(p, page, available))
+        {
+            throw new StorageCorruptionException($"Page {page} failed its checksum or page number check", _path, page * PageHeader.PageSize);
+        }
+
+        Interlocked.Or(ref _verified[page >> 6], 1UL << (int)(page & 63));
+    }
+
+    private void ThrowBeyondEnd(long page)
+    {
+        throw new StorageCorruptionException($"Page {page} is beyond the end of the data file ({PageCount} pages)", _path, page * PageHeader.PageSize);
+    }
+
+    public void Dispose()
+    {
+        _view.SafeMemoryMappedViewHandle.ReleasePointer();
+        _view.Dispose();
+        _file.Dispose();
+    }
+}

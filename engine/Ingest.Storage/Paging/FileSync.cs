@@ -1,0 +1,71 @@
+using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
+
+namespace Ingest.Storage.Paging;
+
+/// <summary>
+/// fdatasync where the platform has it: it skips the metadata (mtime) flush that fsync does,
+/// and journal files are preallocated so appending to them changes no other metadata.
+/// </summary>
+internal static partial class FileSync
+{
+    public static void DataSync(SafeFileHandle handle)
+    {
+        if (OperatingSystem.IsLinux())
+        {
+            var added = false;
+            try
+            {
+                handle.DangerousAddRef(ref added);
+                if (NativeMethods.FDataSync((int)handle.DangerousGetHandle()) != 0)
+                {
+                    throw new IOException($"fdatasync failed with errno {Marshal.GetLastPInvokeError()}");
+                }
+            }
+            finally
+            {
+                if (added)
+                {
+                    handle.DangerousRelease();
+                }
+            }
+        }
+        else
+        {
+            RandomAccess.FlushToDisk(handle);
+        }
+    }
+
+    /// <summary>Makes a directory's entries (created, renamed, deleted files) durable.</summary>
+    public static void SyncDirectory(string directory)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return;
+        }
+
+        var fd = NativeMethods.Open(directory, 0);
+        if (fd < 0)
+        {
+            return;
+        }
+
+        _ = NativeMethods.FSync(fd);
+        _ = NativeMethods.Close(fd);
+    }
+
+    private static partial class NativeMethods
+    {
+        [LibraryImport("libc", EntryPoint = "fdatasync", SetLastError = true)]
+        public static partial int FDataSync(int fd);
+
+        [LibraryImport("libc", EntryPoint = "fsync", SetLastError = true)]
+        public static partial int FSync(int fd);
+
+        [LibraryImport("libc", EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+        public static partial int Open(string path, int flags);
+
+        [LibraryImport("libc", EntryPoint = "close", SetLastError = true)]
+        public static partial int Close(int fd);
+    }
+}

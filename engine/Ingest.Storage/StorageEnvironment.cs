@@ -1,0 +1,472 @@
+using Ingest.Storage.Journal;
+using Ingest.Storage.Paging;
+using Ingest.Storage.Transactions;
+using Ingest.Storage.Trees;
+using Microsoft.Win32.SafeHandles;
+
+namespace Ingest.Storage;
+
+/// <summary>
+/// One storage environment: a directory holding the data file, journal files and a lock file.
+/// Thread-safe: one write transaction at a time (<see cref="BeginWrite"/> waits for the previous
+/// one to end) and any number of read transactions, concurrently. Dispose every transaction
+/// before disposing the environment.
+/// </summary>
+public sealed unsafe class StorageEnvironment : IDisposable
+{
+    private const string LockFileName = "lock";
+
+    private readonly StorageOptions _options;
+    private readonly FileStream _lockFile;
+    private readonly DataFile _data;
+    private readonly JournalWriter _journal;
+    private readonly ReaderSlots _slots = new();
+    private readonly SemaphoreSlim _writerLock = new(1, 1);
+    private readonly Lock _publishLock = new();
+    private readonly Lock _flushLock = new();
+    private readonly Lock _retiredLock = new();
+    private readonly List<(long RetireTx, PageVersion Version)> _retired = [];
+    private readonly List<PageVersion> _replaced = [];
+    private readonly List<PageVersion> _flushList = [];
+    private readonly DirtyPageMap _dirty = new();
+    private readonly Thread? _flusher;
+    private readonly AutoResetEvent _flushSignal = new(false);
+    private PageVersion[] _commitBuffer = new PageVersion[64];
+    private Snapshot _current;
+    private volatile WriteTransaction? _activeWriter;
+    private int _writerThread;
+    private volatile Exception? _flushError;
+    private volatile bool _stopping;
+    private int _disposed;
+
+    private StorageEnvironment(string directory, StorageOptions options, FileStream lockFile, DataFile data, ScratchMemory scratch, long lastTx, long nextJournalSequence, List<string> spareJournals)
+    {
+        Directory = directory;
+        _options = options;
+        _lockFile = lockFile;
+        _data = data;
+        Scratch = scratch;
+        _current = new Snapshot(lastTx, PageTable.Empty, data.Map);
+        WriterBuffers = scratch.AllocatePages(2);
+        _journal = new JournalWriter(directory, options.JournalFileSize, options.SyncMode == SyncMode.Durable, scratch, nextJournalSequence, spareJournals);
+        if (options.BackgroundFlush)
+        {
+            _flusher = new Thread(FlushLoop) { IsBackground = true, Name = "Ingest.Storage flusher" };
+            _flusher.Start();
+        }
+    }
+
+    /// <summary>The environment's directory.</summary>
+    public string Directory { get; }
+
+    /// <summary>The id of the last committed transaction.</summary>
+    public long LastCommittedTransactionId => Volatile.Read(ref _current).TxId;
+
+    internal ScratchMemory Scratch { get; }
+
+    /// <summary>Scratch for the active write transaction's trees; one writer at a time shares it.</summary>
+    internal byte* WriterBuffers { get; }
+
+    internal DataFile Data => _data;
+
+    internal int UnflushedPageCount => Volatile.Read(ref _current).Table.Count;
+
+    internal int JournalFileCount => _journal.FileCount;
+
+    /// <summary>Set by tests: dispose closes files without flushing, as if the process died.</summary>
+    internal bool SimulateCrashOnDispose { get; set; }
+
+    /// <summary>
+    /// Opens (creating if needed) the environment in <paramref name="directory"/>, replaying
+    /// committed transactions the data file does not hold yet.
+    /// </summary>
+    /// <exception cref="IOException">Another environment has the directory open.</exception>
+    /// <exception cref="StorageCorruptionException">The journal or data file is damaged.</exception>
+    public static StorageEnvironment Open(string directory, StorageOptions? options = null)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        options ??= new StorageOptions();
+        options.Validate();
+        System.IO.Directory.CreateDirectory(directory);
+        directory = Path.GetFullPath(directory);
+
+        FileStream lockFile;
+        var lockPath = Path.Combine(directory, LockFileName);
+        try
+        {
+            lockFile = new FileStream(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+        }
+        catch (IOException ex)
+        {
+            throw new IOException($"The storage environment in '{directory}' is already open (lock file '{lockPath}' is held).", ex);
+        }
+
+        var scratch = new ScratchMemory();
+        DataFile? data = null;
+        try
+        {
+            data = DataFile.Open(directory, InitializeDataFile);
+            var recovery = new JournalRecovery(directory, scratch);
+            var lastTx = data.Header.LastAppliedTx;
+            var spares = new List<string>();
+            if (recovery.FileCount > 0)
+            {
+                var replayed = recovery.Replay(lastTx, (page, image, pages) =>
+                {
+                    data.EnsureCapacity(page + pages);
+                    data.WritePages(page, (byte*)image, pages);
+                });
+                if (replayed != lastTx)
+                {
+                    data.Sync();
+                    data.UpdateHeader(replayed);
+                    lastTx = replayed;
+                }
+
+                spares = recovery.KeepSpares(options.JournalFileSize, maxSpares: 2);
+            }
+
+            // Every commit stamps the state page; it outranks a header that lost its newer copy.
+            lastTx = Math.Max(lastTx, StatePage.GetTxId(data.Map.GetPage(StatePage.PageNumber)));
+
+            return new StorageEnvironment(directory, options, lockFile, data, scratch, lastTx, recovery.NextSequence, spares);
+        }
+        catch
+        {
+            data?.Dispose();
+            scratch.Dispose();
+            lockFile.Dispose();
+            throw;
+        }
+    }
+
+    private static void InitializeDataFile(SafeFileHandle handle)
+    {
+        var buffer = new byte[3 * PageHeader.PageSize];
+        fixed (byte* b = buffer)
+        {
+            var header = new FileHeader(StatePage.PageNumber, 0, 0);
+            header.Write(new Span<byte>(b, FileHeader.SlotSize));
+
+            var state = b + PageHeader.PageSize;
+            PageHeader.Initialize(state, StatePage.PageNumber, PageType.State);
+            StatePage.SetRootTreePage(state, 2);
+            StatePage.SetNextPage(state, 3);
+            PageHeader.Seal(state);
+
+            var root = b + (2 * PageHeader.PageSize);
+            TreePage.Initialize(root, 2, isLeaf: true);
+            PageHeader.Seal(root);
+        }
+
+        RandomAccess.Write(handle, buffer, 0);
+    }
+
+    /// <summary>Begins a read transaction on the last committed snapshot. Allocates nothing.</summary>
+    public ReadTransaction BeginRead()
+    {
+        ThrowIfDisposed();
+        var lower = Volatile.Read(ref _current).TxId;
+        var slot = _slots.Acquire(lower, out var token);
+        var snapshot = Volatile.Read(ref _current);
+        return new ReadTransaction(this, snapshot, slot, token);
+    }
+
+    /// <summary>Begins the write transaction, waiting while another one is active.</summary>
+    public WriteTransaction BeginWrite()
+    {
+        ThrowIfDisposed();
+        if (_flushError is { } error)
+        {
+            throw new IOException("A journal write or the background flusher failed; the environment must be reopened.", error);
+        }
+
+        if (_activeWriter != null && _writerThread == Environment.CurrentManagedThreadId)
+        {
+            throw new InvalidOperationException("This thread already has an active write transaction; dispose it first.");
+        }
+
+        _writerLock.Wait();
+        if (Volatile.Read(ref _disposed) != 0)
+        {
+            _writerLock.Release();
+            ThrowIfDisposed();
+        }
+
+        var lower = Volatile.Read(ref _current).TxId;
+        var slot = _slots.Acquire(lower, out var token);
+        var snapshot = Volatile.Read(ref _current);
+        var tx = new WriteTransaction(this, snapshot, slot, token, _dirty);
+        _activeWriter = tx;
+        _writerThread = Environment.CurrentManagedThreadId;
+        return tx;
+    }
+
+    internal bool IsReaderActive(int slot, long token) => Volatile.Read(ref _disposed) == 0 && _slots.IsActive(slot, token);
+
+    internal void ReleaseReader(int slot, long token) => _slots.Release(slot, token);
+
+    internal void EndWrite(WriteTransaction tx, int slot, long token)
+    {
+        _slots.Release(slot, token);
+        if (ReferenceEquals(_activeWriter, tx))
+        {
+            _activeWriter = null;
+            _writerLock.Release();
+        }
+
+        FreeRetired();
+    }
+
+    /// <summary>Journals the transaction's pages, then publishes them in a new snapshot. Takes ownership of their scratch memory.</summary>
+    internal void CommitPages(long txId, DirtyPageMap dirty)
+    {
+        if (_commitBuffer.Length < dirty.Count)
+        {
+            _commitBuffer = new PageVersion[(int)System.Numerics.BitOperations.RoundUpToPowerOf2((uint)dirty.Count)];
+        }
+
+        var n = 0;
+        foreach (ref readonly var v in dirty.RawEntries)
+        {
+            if (v.Page == 0)
+            {
+                continue;
+            }
+
+            if (v.Pages == 1)
+            {
+                PageHole.Clear((byte*)v.Pointer);
+            }
+
+            PageHeader.Seal((byte*)v.Pointer);
+            var version = v;
+            version.TxId = txId;
+            _commitBuffer[n++] = version;
+        }
+
+        var versions = _commitBuffer.AsSpan(0, n);
+        versions.Sort(static (a, b) => a.Page.CompareTo(b.Page));
+        try
+        {
+            _journal.Append(txId, versions);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // After a failed write or sync the record's fate on disk is unknown (it may still be
+            // replayed), so no later transaction may build on this state: the environment must be reopened.
+            _flushError = ex;
+            throw;
+        }
+
+        int tableCount;
+        lock (_publishLock)
+        {
+            _replaced.Clear();
+            var current = _current;
+            var table = current.Table.With(versions, _replaced);
+            tableCount = table.Count;
+            Volatile.Write(ref _current, new Snapshot(txId, table, _data.Map));
+        }
+
+        Retire(_replaced, txId);
+        if (_flusher != null && (tableCount >= _options.FlushThresholdPages || _journal.FileCount > 2))
+        {
+            _flushSignal.Set();
+        }
+    }
+
+    private void Retire(List<PageVersion> versions, long retireTx)
+    {
+        if (versions.Count == 0)
+        {
+            return;
+        }
+
+        lock (_retiredLock)
+        {
+            foreach (var v in versions)
+            {
+                _retired.Add((retireTx, v));
+            }
+        }
+    }
+
+    /// <summary>Frees scratch copies that no active transaction's snapshot can reach any more.</summary>
+    private void FreeRetired()
+    {
+        lock (_retiredLock)
+        {
+            if (_retired.Count == 0)
+            {
+                return;
+            }
+
+            var oldest = _slots.Oldest();
+            for (var i = _retired.Count - 1; i >= 0; i--)
+            {
+                var (retireTx, v) = _retired[i];
+                if (retireTx <= oldest)
+                {
+                    Scratch.FreePages((byte*)v.Pointer, v.Pages);
+                    _retired[i] = _retired[^1];
+                    _retired.RemoveAt(_retired.Count - 1);
+                }
+            }
+        }
+    }
+
+    private void FlushLoop()
+    {
+        while (!_stopping)
+        {
+            _flushSignal.WaitOne(_options.FlushInterval);
+            if (_stopping)
+            {
+                break;
+            }
+
+            try
+            {
+                Flush(ignoreReaders: false);
+            }
+#pragma warning disable CA1031 // Any failure stops flushing; the next BeginWrite reports it.
+            catch (Exception ex)
+#pragma warning restore CA1031
+            {
+                _flushError = ex;
+                return;
+            }
+        }
+    }
+
+    /// <summary>Writes committed pages no reader still needs to the data file and syncs it (tests call it directly).</summary>
+    internal void FlushNow() => Flush(ignoreReaders: false);
+
+    /// <summary>
+    /// Writes to the data file every page version committed up to F, the oldest snapshot an active
+    /// transaction reads (so no reader finds a newer version in the data file than it should),
+    /// syncs it, removes those versions from the page table, records F in the header and deletes
+    /// journal files holding only transactions up to F.
+    /// </summary>
+    private void Flush(bool ignoreReaders)
+    {
+        lock (_flushLock)
+        {
+            // Pin the snapshot like a reader so the scratch pages written below stay alive.
+            var slot = _slots.Acquire(Volatile.Read(ref _current).TxId, out var token);
+            try
+            {
+                var snapshot = Volatile.Read(ref _current);
+                var oldest = ignoreReaders ? ReaderSlots.Free : _slots.Oldest(exceptSlot: slot);
+                var upTo = Math.Min(snapshot.TxId, oldest);
+                if (upTo <= _data.Header.LastAppliedTx)
+                {
+                    return;
+                }
+
+                _flushList.Clear();
+                long end = 0;
+                foreach (ref var e in snapshot.Table.RawEntries.AsSpan())
+                {
+                    if (e.Page != 0 && e.TxId <= upTo)
+                    {
+                        _flushList.Add(e);
+                        end = Math.Max(end, e.Page + e.Pages);
+                    }
+                }
+
+                if (_flushList.Count > 0)
+                {
+                    // Older versions first: a page reused inside a newer overflow run, or the reverse, ends up right.
+                    _flushList.Sort(static (a, b) => a.TxId != b.TxId ? a.TxId.CompareTo(b.TxId) : a.Page.CompareTo(b.Page));
+                    _data.EnsureCapacity(end);
+                    foreach (var e in _flushList)
+                    {
+                        _data.WritePages(e.Page, (byte*)e.Pointer, e.Pages);
+                    }
+
+                    _data.Sync();
+                    List<PageVersion> removed = [];
+                    long retireTx;
+                    lock (_publishLock)
+                    {
+                        var current = _current;
+                        var table = current.Table.Without(static (e, limit) => e.TxId <= limit, upTo, removed);
+                        Volatile.Write(ref _current, new Snapshot(current.TxId, table, _data.Map));
+                        retireTx = current.TxId + 1;
+                    }
+
+                    Retire(removed, retireTx);
+                }
+
+                _data.UpdateHeader(upTo);
+                _journal.ReleaseUpTo(upTo);
+            }
+            finally
+            {
+                _slots.Release(slot, token);
+            }
+        }
+
+        FreeRetired();
+    }
+
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        _stopping = true;
+        _flushSignal.Set();
+        _flusher?.Join();
+
+        _activeWriter?.AbortFromEnvironment();
+        _activeWriter = null;
+
+        var flushed = false;
+        try
+        {
+            if (!SimulateCrashOnDispose && _flushError == null)
+            {
+                Flush(ignoreReaders: true);
+                flushed = true;
+            }
+        }
+        finally
+        {
+            _journal.Close(allApplied: flushed);
+            var current = _current;
+            foreach (ref var e in current.Table.RawEntries.AsSpan())
+            {
+                if (e.Page != 0)
+                {
+                    Scratch.FreePages((byte*)e.Pointer, e.Pages);
+                }
+            }
+
+            _current = new Snapshot(current.TxId, PageTable.Empty, current.Map);
+            lock (_retiredLock)
+            {
+                foreach (var (_, v) in _retired)
+                {
+                    Scratch.FreePages((byte*)v.Pointer, v.Pages);
+                }
+
+                _retired.Clear();
+            }
+
+            _journal.Dispose();
+            _data.Dispose();
+            Scratch.FreePages(WriterBuffers, 2);
+            Scratch.Dispose();
+            _flushSignal.Dispose();
+            _writerLock.Dispose();
+            _lockFile.Dispose();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+namespace Ingest.Storage;
+
+/// <summary>Options of a <see cref="StorageEnvironment"/>; validated when the environment opens.</summary>
+public sealed class StorageOptions
+{
+    /// <summary>How commits are made durable. <see cref="SyncMode.Durable"/> by default.</summary>
+    public SyncMode SyncMode { get; set; } = SyncMode.Durable;
+
+    /// <summary>Size of each journal file; a larger commit gets a file of its own. 64 MiB by default.</summary>
+    public long JournalFileSize { get; set; } = 64L * 1024 * 1024;
+
+    /// <summary>
+    /// The background flusher runs when this many committed pages wait in scratch memory,
+    /// or when <see cref="FlushInterval"/> has passed since the last flush.
+    /// </summary>
+    public int FlushThresholdPages { get; set; } = 4096;
+
+    /// <summary>Longest time committed pages wait before the background flusher writes them to the data file.</summary>
+    public TimeSpan FlushInterval { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>Tests turn the background flusher off to keep records in the journal.</summary>
+    internal bool BackgroundFlush { get; set; } = true;
+
+    internal void Validate()
+    {
+        if (SyncMode is not (SyncMode.Durable or SyncMode.NoSyncUnsafe))
+        {
+            throw new ArgumentOutOfRangeException(nameof(SyncMode), SyncMode, "Unknown sync mode.");
+        }
+
+        if (JournalFileSize < 64 * 1024 || JournalFileSize % 4096 != 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(JournalFileSize), JournalFileSize, "Journal files must be at least 64 KiB and a multiple of 4 KiB.");
+        }
+
+        if (FlushThresholdPages < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(FlushThresholdPages), FlushThresholdPages, "Must be positive.");
+        }
+
+        if (FlushInterval <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(FlushInterval), FlushInterval, "Must be positive.");
+        }
+    }
+}

@@ -1,0 +1,54 @@
+using System.Runtime.CompilerServices;
+using Ingest.Storage.Paging;
+
+namespace Ingest.Storage.Transactions;
+
+/// <summary>How a tree reaches pages: through the write transaction (its own changes first) or a read snapshot.</summary>
+internal readonly unsafe struct PageSource
+{
+    private readonly WriteTransaction? _write;
+    private readonly Snapshot _snapshot;
+    private readonly StorageEnvironment _env;
+    private readonly int _slot;
+    private readonly long _token;
+
+    public PageSource(WriteTransaction write)
+    {
+        _write = write;
+        _snapshot = write.BaseSnapshot;
+        _env = write.Environment;
+        _slot = -1;
+        _token = 0;
+    }
+
+    public PageSource(StorageEnvironment env, Snapshot snapshot, int slot, long token)
+    {
+        _write = null;
+        _snapshot = snapshot;
+        _env = env;
+        _slot = slot;
+        _token = token;
+    }
+
+    public bool IsWritable => _write != null;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public byte* Read(long page) => _write != null ? _write.GetPage(page) : _snapshot.GetPage(page);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void EnsureActive()
+    {
+        if (_write != null)
+        {
+            _write.EnsureActive();
+        }
+        else if (!_env.IsReaderActive(_slot, _token))
+        {
+            ThrowDisposed();
+        }
+    }
+
+    public WriteTransaction Writer => _write ?? throw new InvalidOperationException("The tree was opened by a read transaction and cannot be modified.");
+
+    private static void ThrowDisposed() => throw new ObjectDisposedException(nameof(ReadTransaction));
+}

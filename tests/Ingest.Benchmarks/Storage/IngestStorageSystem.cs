@@ -1,0 +1,114 @@
+using System.Buffers;
+using Ingest.Storage;
+using Ingest.Storage.Trees;
+
+namespace Ingest.Benchmarks.Storage;
+
+/// <summary>
+/// The Ingest storage engine with its durable default: one journal write and one fdatasync per commit.
+/// Trees are named trees of one environment.
+/// </summary>
+internal sealed class IngestStorageSystem : IKeyValueStore
+{
+    private readonly StorageEnvironment _environment;
+    private readonly List<string> _trees = [];
+
+    public IngestStorageSystem(string directory) =>
+        _environment = StorageEnvironment.Open(directory, new Ingest.Storage.StorageOptions { SyncMode = SyncMode.Durable });
+
+    public string Name => "ingest";
+
+    public string Description => "Ingest.Storage, SyncMode.Durable: one journal record and one fdatasync per commit";
+
+    public TreeId OpenTree(string name)
+    {
+        using (var tx = _environment.BeginWrite())
+        {
+            tx.CreateTree(name);
+            tx.Commit();
+        }
+
+        _trees.Add(name);
+        return new TreeId(_trees.Count - 1);
+    }
+
+    public IWriteTransaction BeginWrite() => new WriteTransaction(this, _environment.BeginWrite());
+
+    public IReadSession OpenReadSession() => new ReadSession(this);
+
+    public void Dispose() => _environment.Dispose();
+
+    private sealed class WriteTransaction(IngestStorageSystem system, Ingest.Storage.WriteTransaction transaction) : IWriteTransaction
+    {
+        // Tree handles live as long as the transaction; opened on first use.
+        private readonly Tree?[] _open = new Tree?[system._trees.Count];
+
+        public void Put(TreeId tree, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => Tree(tree).Put(key, value);
+
+        public bool Delete(TreeId tree, ReadOnlySpan<byte> key) => Tree(tree).Delete(key);
+
+        /// <summary>The engine's ordered batch delete: each leaf is found once for all of its keys.</summary>
+        public int DeleteSorted(TreeId tree, FixedSizeRecords sortedKeys)
+        {
+            ArgumentNullException.ThrowIfNull(sortedKeys);
+
+            // The engine takes a list of keys; slices of one copy of the packed buffer cost one
+            // copy and one array, not an allocation per key.
+            var packed = sortedKeys.AsSpan().ToArray();
+            var keys = ArrayPool<ReadOnlyMemory<byte>>.Shared.Rent(sortedKeys.Count);
+            try
+            {
+                for (var i = 0; i < sortedKeys.Count; i++)
+                {
+                    keys[i] = new ReadOnlyMemory<byte>(packed, i * sortedKeys.RecordSize, sortedKeys.RecordSize);
+                }
+
+                return checked((int)Tree(tree).DeleteSorted(keys.AsSpan(0, sortedKeys.Count)));
+            }
+            finally
+            {
+                ArrayPool<ReadOnlyMemory<byte>>.Shared.Return(keys, clearArray: true);
+            }
+        }
+
+        public void Commit() => transaction.Commit();
+
+        public void Dispose() => transaction.Dispose();
+
+        private Tree Tree(TreeId tree) =>
+            _open[tree.Value] ??= transaction.OpenTree(system._trees[tree.Value])
+                ?? throw new InvalidOperationException($"tree {system._trees[tree.Value]} does not exist");
+    }
+
+    /// <summary>Begin/End open and close a read transaction (a struct: no allocation).</summary>
+    private sealed class ReadSession(IngestStorageSystem system) : IReadSession
+    {
+        private readonly Tree?[] _open = new Tree?[system._trees.Count];
+        private ReadTransaction _transaction;
+
+        public void BeginRead()
+        {
+            _transaction = system._environment.BeginRead();
+            Array.Clear(_open);
+        }
+
+        public void EndRead() => _transaction.Dispose();
+
+        public int Read(TreeId tree, ReadOnlySpan<byte> key, Span<byte> destination)
+        {
+            var handle = _open[tree.Value] ??= _transaction.OpenTree(system._trees[tree.Value])
+                ?? throw new InvalidOperationException($"tree {system._trees[tree.Value]} does not exist");
+            if (!handle.TryGet(key, out var value))
+            {
+                return -1;
+            }
+
+            value.CopyTo(destination);
+            return value.Length;
+        }
+
+        public void Dispose()
+        {
+        }
+    }
+}
