@@ -36,7 +36,7 @@ public sealed class CrashTests(ITestOutputHelper output)
             reported = present;
         }
 
-        Assert.True(reported > Kills, $"only {reported} transactions committed across {Kills} runs");
+        Assert.True(reported >= Kills, $"only {reported} transactions committed across {Kills} runs");
     });
 
     /// <summary>Starts the worker, waits for its first commit, lets it run, kills it; returns the last tx it reported.</summary>

@@ -65,6 +65,34 @@ public sealed class ReadTransactionTests
     }
 
     [Fact]
+    public void Opening_a_tree_in_a_read_transaction_allocates_only_the_tree_object()
+    {
+        using var dir = new TestDirectory();
+        using var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options());
+        using (var tx = env.BeginWrite())
+        {
+            tx.CreateTree("t").Put(Keys.Of(1), [1]);
+            tx.Commit();
+        }
+
+        for (var i = 0; i < 100; i++)
+        {
+            using var warm = env.BeginRead();
+            warm.OpenTree("t");
+        }
+
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        for (var i = 0; i < 1000; i++)
+        {
+            using var read = env.BeginRead();
+            Assert.True(read.OpenTree("t")!.TryGet(Keys.Of(1), out _));
+        }
+
+        var perOpen = (GC.GetAllocatedBytesForCurrentThread() - before) / 1000.0;
+        Assert.True(perOpen <= 96, $"{perOpen} bytes per OpenTree");
+    }
+
+    [Fact]
     public void Many_named_trees_coexist()
     {
         using var dir = new TestDirectory();

@@ -14,8 +14,10 @@ public sealed class RecoveryTests
         {
             using var tx = env.BeginWrite();
             var t = tx.CreateTree("t");
+            var big = new byte[20_000];
+            Random.Shared.NextBytes(big); // not zeros: a torn write must actually lose bytes
             t.Put(Keys.Of(i), new byte[100]);
-            t.Put(Keys.Of($"big{i}"), new byte[20_000]);
+            t.Put(Keys.Of($"big{i}"), big);
             tx.Commit();
         }
 

@@ -15,8 +15,8 @@ public sealed unsafe class FixedSizeTree
 
     private const int MaxDepth = 32;
     private readonly PageSource _pages;
-    private readonly long[] _pathPages = new long[MaxDepth];
-    private readonly int[] _pathIndex = new int[MaxDepth];
+    private long[] _pathPages = []; // allocated by the first modification: reads never need them
+    private int[] _pathIndex = [];
     private int _depth;
 
     internal FixedSizeTree(PageSource pages, long rootPage, int valueSize, string name)
@@ -130,6 +130,12 @@ public sealed unsafe class FixedSizeTree
 
     private long FindLeaf(long key)
     {
+        if (_pathPages.Length == 0)
+        {
+            _pathPages = new long[MaxDepth];
+            _pathIndex = new int[MaxDepth];
+        }
+
         var page = RootPage;
         var p = _pages.Read(page);
         var depth = 0;

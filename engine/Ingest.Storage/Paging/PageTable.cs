@@ -87,11 +87,22 @@ internal sealed class PageTable
         return copy;
     }
 
-    /// <summary>A copy without the entries for which <paramref name="remove"/> holds.</summary>
+    /// <summary>A copy without the entries for which <paramref name="remove"/> holds (a pure function of the entry).</summary>
     public PageTable Without<TState>(Func<PageVersion, TState, bool> remove, TState state, List<PageVersion> removed)
     {
+        var remaining = 0;
+        foreach (ref var e in _entries.AsSpan())
+        {
+            if (e.Page != 0 && !remove(e, state))
+            {
+                remaining++;
+            }
+        }
+
+        // Sized by what remains: a table emptied by a flush must not keep a bulk load's capacity,
+        // since every commit copies the whole array.
         var capacity = 16;
-        while (capacity < Count * 2)
+        while (capacity < remaining * 2)
         {
             capacity *= 2;
         }

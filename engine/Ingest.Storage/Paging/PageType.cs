@@ -11,4 +11,5 @@ internal enum PageType : byte
     Overflow = 5,
     FixedLeaf = 6,
     FixedBranch = 7,
+    PostingListLeaf = 8,
 }

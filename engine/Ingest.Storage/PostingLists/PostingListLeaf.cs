@@ -134,6 +134,12 @@ internal readonly ref struct PostingListLeaf
         return n;
     }
 
+    /// <summary>The block directory; entries are not validated (see <see cref="EncodedBlock"/>).</summary>
+    internal ReadOnlySpan<PostingListBlockEntry> Directory => MemoryMarshal.Cast<byte, PostingListBlockEntry>(_bytes.Slice(HeaderSize, BlockCount * BlockEntrySize));
+
+    /// <summary>The packed deltas of all blocks, back to back (the data region without the pad).</summary>
+    internal ReadOnlySpan<byte> Data => _bytes[(HeaderSize + (BlockCount * BlockEntrySize))..(UsedBytes - PadSize)];
+
     /// <summary>The directory entry and packed deltas of block <paramref name="index"/>, checked to lie (with the pad's slack) inside the leaf.</summary>
     internal ReadOnlySpan<byte> EncodedBlock(int index, out PostingListBlockEntry entry)
     {

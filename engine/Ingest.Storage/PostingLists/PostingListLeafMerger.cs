@@ -67,14 +67,20 @@ internal static class PostingListLeafMerger
                             {
                                 output.AppendAll(staged[..stagedCount]);
                                 stagedCount = 0;
-                                var packed = existing.EncodedBlock(block, out var entry);
-                                if (output.TryAppendEncoded(entry, packed))
+
+                                // The run of untouched blocks: up to the block holding the next change, never the last.
+                                var nextChange = Math.Min(
+                                    ai < additions.Length ? additions[ai] : long.MaxValue,
+                                    ri < removals.Length ? removals[ri] : long.MaxValue);
+                                var runEnd = Math.Min(existing.FindBlock(nextChange), existingBlocks - 1);
+                                var copied = output.AppendEncoded(existing.Directory[block..runEnd], existing.Data);
+                                block += copied;
+                                if (block == runEnd)
                                 {
-                                    block++;
                                     continue;
                                 }
 
-                                // It does not fit whole: decode it below, so the leaf fills up exactly.
+                                // The next block does not fit whole: decode it below, so the leaf fills up exactly.
                             }
                             else
                             {
@@ -267,11 +273,11 @@ internal static class PostingListLeafMerger
             }
         }
 
-        /// <summary>Copies an encoded block into the current leaf if it fits whole.</summary>
-        public bool TryAppendEncoded(in PostingListBlockEntry entry, scoped ReadOnlySpan<byte> packed)
+        /// <summary>Copies whole encoded blocks into the current leaf, as many as fit; returns how many.</summary>
+        public int AppendEncoded(scoped ReadOnlySpan<PostingListBlockEntry> entries, scoped ReadOnlySpan<byte> data)
         {
             Open();
-            return _writer.TryAppendEncoded(entry, packed);
+            return _writer.AppendEncoded(entries, data);
         }
 
         /// <summary>

@@ -159,39 +159,83 @@ internal ref struct PostingListLeafWriter
     }
 
     /// <summary>
-    /// Appends a block of another leaf as it is encoded, without decoding it, if it fits whole.
-    /// The merge uses this for blocks a batch does not touch. Its first id must be above the ids
-    /// already written; its last id is only worked out (by decoding it here) if a later append or
-    /// <see cref="Finish"/> needs it.
+    /// Appends whole blocks of another leaf as they are encoded, without decoding them: as many
+    /// of <paramref name="entries"/> as fit, their packed deltas copied from
+    /// <paramref name="data"/> (the other leaf's data region) in one move. Returns how many.
+    /// The merge uses this for runs of blocks a batch does not touch. The blocks must come after
+    /// the ids already written; the last one's last id is only worked out (by decoding it here)
+    /// if a later append or <see cref="Finish"/> needs it.
     /// </summary>
-    public bool TryAppendEncoded(in PostingListBlockEntry entry, scoped ReadOnlySpan<byte> packed)
+    /// <exception cref="InvalidDataException">The entries do not describe consecutive blocks inside <paramref name="data"/>.</exception>
+    public int AppendEncoded(scoped ReadOnlySpan<PostingListBlockEntry> entries, scoped ReadOnlySpan<byte> data)
     {
-        Debug.Assert(packed.Length == PackedDeltas.ByteCount(entry.IdCount - 1, entry.BitWidth), "Packed length does not match the entry.");
-        if (entry.FirstId <= _lastId)
+        if (entries.IsEmpty)
         {
-            ThrowOutOfOrder(entry.FirstId, _lastId);
+            return 0;
         }
 
-        if (UsedBytes + PostingListLeaf.BlockEntrySize + packed.Length > _capacity)
+        if (entries[0].FirstId <= _lastId)
         {
-            return false;
+            ThrowOutOfOrder(entries[0].FirstId, _lastId);
         }
 
-        packed.CopyTo(_buffer[(PostingListLeaf.HeaderSize + _dataBytes)..]);
-        var copy = entry;
-        copy.DataOffset = (ushort)_dataBytes;
-        _entries[_blockCount] = copy;
+        int start = entries[0].DataOffset;
+        var end = start;
+        var room = _capacity - UsedBytes;
+        var previousFirst = _lastId;
+        var ids = 0;
+        var taken = 0;
+        for (; taken < entries.Length; taken++)
+        {
+            ref readonly var entry = ref entries[taken];
+            if (entry.DataOffset != end || entry.BitWidth > 63 || entry.FirstId <= previousFirst)
+            {
+                throw new InvalidDataException($"Corrupt posting-list block directory at entry {taken}: offset {entry.DataOffset} (expected {end}), {entry.BitWidth} bits, first id {entry.FirstId} after {previousFirst}.");
+            }
+
+            var bytes = PackedDeltas.ByteCount(entry.IdCount - 1, entry.BitWidth);
+            if (PostingListLeaf.BlockEntrySize + bytes > room)
+            {
+                break;
+            }
+
+            room -= PostingListLeaf.BlockEntrySize + bytes;
+            end += bytes;
+            ids += entry.IdCount;
+            previousFirst = entry.FirstId;
+        }
+
+        if (taken == 0)
+        {
+            return 0;
+        }
+
+        if (end > data.Length)
+        {
+            throw new InvalidDataException($"Corrupt posting-list blocks: packed deltas run to {end}, past the data region's {data.Length} bytes.");
+        }
+
+        data[start..end].CopyTo(_buffer[(PostingListLeaf.HeaderSize + _dataBytes)..]);
+        var shift = _dataBytes - start;
+        for (var i = 0; i < taken; i++)
+        {
+            var copy = entries[i];
+            copy.DataOffset = (ushort)(copy.DataOffset + shift);
+            _entries[_blockCount + i] = copy;
+        }
+
         if (_count == 0)
         {
-            _firstId = entry.FirstId;
+            _firstId = entries[0].FirstId;
         }
 
-        _blockCount++;
-        _dataBytes += packed.Length;
-        _count += entry.IdCount;
-        _lastId = entry.FirstId;
-        _lastIdExact = entry.IdCount == 1;
-        return true;
+        ref readonly var last = ref entries[taken - 1];
+        _blockCount += taken;
+        _dataBytes += end - start;
+        _count += ids;
+        _lastId = last.FirstId;
+        _lastIdExact = last.IdCount == 1;
+        return taken;
     }
 
     /// <summary>The last id written; after a block copied as is, decodes that block from this buffer (its data has not moved yet, and the pad's room follows it).</summary>

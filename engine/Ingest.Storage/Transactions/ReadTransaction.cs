@@ -1,4 +1,5 @@
 using Ingest.Storage.FixedSizeTrees;
+using Ingest.Storage.PostingLists;
 using Ingest.Storage.Trees;
 
 namespace Ingest.Storage;
@@ -47,6 +48,9 @@ public readonly struct ReadTransaction : IDisposable, IEquatable<ReadTransaction
 
     /// <summary>Opens a named fixed-size tree, or returns null if it does not exist in this snapshot.</summary>
     public FixedSizeTree? OpenFixedSizeTree(string name) => TreeDirectory.OpenFixedSizeTree(Pages, name);
+
+    /// <summary>Opens a named posting list, or returns null if it does not exist in this snapshot.</summary>
+    public PostingList? OpenPostingList(string name) => TreeDirectory.OpenPostingList(Pages, name);
 
     internal void EnsureActive()
     {

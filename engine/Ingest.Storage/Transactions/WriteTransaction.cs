@@ -1,6 +1,7 @@
 using System.Runtime.CompilerServices;
 using Ingest.Storage.FixedSizeTrees;
 using Ingest.Storage.Paging;
+using Ingest.Storage.PostingLists;
 using Ingest.Storage.Transactions;
 using Ingest.Storage.Trees;
 
@@ -107,6 +108,37 @@ public sealed unsafe class WriteTransaction : IDisposable
         }
 
         return tree;
+    }
+
+    /// <summary>Opens the named posting list, creating it empty if it does not exist.</summary>
+    public PostingList CreatePostingList(string name)
+    {
+        var list = OpenPostingList(name);
+        if (list == null)
+        {
+            list = TreeDirectory.CreatePostingList(this, name);
+            _openTrees[name] = list;
+        }
+
+        return list;
+    }
+
+    /// <summary>Opens the named posting list, or returns null if it does not exist.</summary>
+    public PostingList? OpenPostingList(string name)
+    {
+        EnsureActive();
+        if (_openTrees.TryGetValue(name, out var cached))
+        {
+            return cached as PostingList ?? throw new InvalidOperationException($"'{name}' is not a PostingList.");
+        }
+
+        var list = TreeDirectory.OpenPostingList(new PageSource(this), name);
+        if (list != null)
+        {
+            _openTrees[name] = list;
+        }
+
+        return list;
     }
 
     /// <summary>Makes the changes durable (per the environment's sync mode) and visible to later transactions.</summary>

@@ -17,8 +17,8 @@ public sealed unsafe class Tree
 
     private const int MaxDepth = 32;
     private readonly PageSource _pages;
-    private readonly long[] _pathPages = new long[MaxDepth];
-    private readonly int[] _pathIndex = new int[MaxDepth];
+    private long[] _pathPages = []; // allocated by the first modification: reads never need them
+    private int[] _pathIndex = [];
     private int _depth;
 
     internal Tree(PageSource pages, long rootPage, string name)
@@ -62,11 +62,17 @@ public sealed unsafe class Tree
     public bool TryGet(ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
     {
         _pages.EnsureActive();
-        var p = _pages.Read(RootPage);
+        return Lookup(_pages, RootPage, key, out value);
+    }
+
+    /// <summary>A point lookup without a Tree object (the tree directory uses it on every OpenTree).</summary>
+    internal static bool Lookup(PageSource pages, long rootPage, ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
+    {
+        var p = pages.Read(rootPage);
         while (!TreePage.IsLeaf(p))
         {
             var i = TreePage.SearchBranch(p, key);
-            p = _pages.Read(TreePage.BranchChild(TreePage.Entry(p, i)));
+            p = pages.Read(TreePage.BranchChild(TreePage.Entry(p, i)));
         }
 
         var idx = TreePage.SearchLeaf(p, key, out var found);
@@ -76,14 +82,16 @@ public sealed unsafe class Tree
             return false;
         }
 
-        value = ReadValue(TreePage.Entry(p, idx));
+        value = ReadValue(pages, TreePage.Entry(p, idx));
         return true;
     }
 
     /// <summary>Whether the key exists.</summary>
     public bool ContainsKey(ReadOnlySpan<byte> key) => TryGet(key, out _);
 
-    internal ReadOnlySpan<byte> ReadValue(byte* entry)
+    internal ReadOnlySpan<byte> ReadValue(byte* entry) => ReadValue(_pages, entry);
+
+    private static ReadOnlySpan<byte> ReadValue(PageSource pages, byte* entry)
     {
         var length = TreePage.LeafValueLength(entry);
         if (!TreePage.IsOverflow(entry))
@@ -91,7 +99,7 @@ public sealed unsafe class Tree
             return new ReadOnlySpan<byte>(TreePage.LeafValue(entry), length);
         }
 
-        var run = _pages.Read(TreePage.OverflowPageOf(entry));
+        var run = pages.Read(TreePage.OverflowPageOf(entry));
         return new ReadOnlySpan<byte>(run + OverflowPage.HeaderSize, length);
     }
 
@@ -294,6 +302,12 @@ public sealed unsafe class Tree
     /// <summary>Descends to the leaf for <paramref name="key"/>, recording the branch path in _pathPages/_pathIndex.</summary>
     private long FindLeaf(ReadOnlySpan<byte> key)
     {
+        if (_pathPages.Length == 0)
+        {
+            _pathPages = new long[MaxDepth];
+            _pathIndex = new int[MaxDepth];
+        }
+
         var page = RootPage;
         var p = _pages.Read(page);
         var depth = 0;

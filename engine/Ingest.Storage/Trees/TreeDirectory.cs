@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Text;
 using Ingest.Storage.FixedSizeTrees;
 using Ingest.Storage.Paging;
+using Ingest.Storage.PostingLists;
 using Ingest.Storage.Transactions;
 
 namespace Ingest.Storage.Trees;
@@ -14,13 +15,15 @@ namespace Ingest.Storage.Trees;
 ///  | kind | unused | value size   | root page      |
 ///  |  u8  |        | u32 (fixed)  | u64            |
 ///  +------+--------+--------------+----------------+
-///  kind 1 = Tree, 2 = FixedSizeTree; value size only for fixed-size trees.
+///  kind 1 = Tree, 2 = FixedSizeTree, 3 = PostingList (a fixed-size tree from each leaf's first
+///  id to its 8-byte page number); value size only for fixed-size trees and posting lists.
 /// </code>
 /// </summary>
 internal static unsafe class TreeDirectory
 {
     private const byte KindTree = 1;
     private const byte KindFixed = 2;
+    private const byte KindPostingList = 3;
     private const int DescriptorSize = 16;
 
     private static Tree Root(PageSource pages) => new(pages, StatePage.GetRootTreePage(pages.Read(StatePage.PageNumber)), "$root");
@@ -36,7 +39,7 @@ internal static unsafe class TreeDirectory
             throw new ArgumentException("Tree name is too long.", nameof(name));
         }
 
-        if (!Root(pages).TryGet(key[..length], out var value))
+        if (!Tree.Lookup(pages, StatePage.GetRootTreePage(pages.Read(StatePage.PageNumber)), key[..length], out var value))
         {
             kind = 0;
             valueSize = 0;
@@ -70,6 +73,18 @@ internal static unsafe class TreeDirectory
         return kind == KindFixed ? new FixedSizeTree(pages, root, valueSize, name) : throw new InvalidOperationException($"'{name}' is not a FixedSizeTree.");
     }
 
+    public static PostingList? OpenPostingList(PageSource pages, string name)
+    {
+        if (!TryGetDescriptor(pages, name, out var kind, out var valueSize, out var root))
+        {
+            return null;
+        }
+
+        return kind == KindPostingList
+            ? new PostingList(new FixedSizeTree(pages, root, valueSize, name))
+            : throw new InvalidOperationException($"'{name}' is not a PostingList.");
+    }
+
     public static Tree CreateTree(WriteTransaction tx, string name)
     {
         var p = tx.AllocatePage(PageType.TreeLeaf, out var root);
@@ -89,6 +104,14 @@ internal static unsafe class TreeDirectory
         FixedSizeTreePage.Initialize(p, root, isLeaf: true, valueSize);
         Register(tx, name, KindFixed, valueSize, root);
         return new FixedSizeTree(new PageSource(tx), root, valueSize, name);
+    }
+
+    public static PostingList CreatePostingList(WriteTransaction tx, string name)
+    {
+        var p = tx.AllocatePage(PageType.FixedLeaf, out var root);
+        FixedSizeTreePage.Initialize(p, root, isLeaf: true, sizeof(long));
+        Register(tx, name, KindPostingList, sizeof(long), root);
+        return new PostingList(new FixedSizeTree(new PageSource(tx), root, sizeof(long), name));
     }
 
     private static void Register(WriteTransaction tx, string name, byte kind, int valueSize, long root)

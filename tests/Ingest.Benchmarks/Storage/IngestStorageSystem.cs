@@ -1,5 +1,6 @@
 using System.Buffers;
 using Ingest.Storage;
+using Ingest.Storage.PostingLists;
 using Ingest.Storage.Trees;
 
 namespace Ingest.Benchmarks.Storage;
@@ -8,7 +9,7 @@ namespace Ingest.Benchmarks.Storage;
 /// The Ingest storage engine with its durable default: one journal write and one fdatasync per commit.
 /// Trees are named trees of one environment.
 /// </summary>
-internal sealed class IngestStorageSystem : IKeyValueStore
+internal sealed class IngestStorageSystem : IKeyValueStore, IPostingListStore
 {
     private readonly StorageEnvironment _environment;
     private readonly List<string> _trees = [];
@@ -37,6 +38,58 @@ internal sealed class IngestStorageSystem : IKeyValueStore
     public IReadSession OpenReadSession() => new ReadSession(this);
 
     public void Dispose() => _environment.Dispose();
+
+    public void AddSorted(string list, ReadOnlySpan<long> sortedIds)
+    {
+        using var tx = _environment.BeginWrite();
+        tx.CreatePostingList(list).Update(sortedIds, []);
+        tx.Commit();
+    }
+
+    public PostingListScan Scan(string list)
+    {
+        using var read = _environment.BeginRead();
+        var ids = (read.OpenPostingList(list) ?? throw new InvalidOperationException($"posting list {list} does not exist")).Iterate();
+        Span<long> buffer = stackalloc long[1024];
+        long count = 0, sum = 0;
+        for (int n; (n = ids.Fill(buffer)) > 0;)
+        {
+            count += n;
+            foreach (var id in buffer[..n])
+            {
+                sum += id;
+            }
+        }
+
+        return new PostingListScan(count, sum);
+    }
+
+    /// <summary>Whole pages: the leaves plus the index over them (one page while it fits).</summary>
+    public long SizeInBytes(string list)
+    {
+        using var read = _environment.BeginRead();
+        var stored = read.OpenPostingList(list) ?? throw new InvalidOperationException($"posting list {list} does not exist");
+        return (stored.LeafCount + 1) * 8192;
+    }
+
+    public void RemoveSorted(string list, ReadOnlySpan<long> sortedIds)
+    {
+        using var tx = _environment.BeginWrite();
+        tx.CreatePostingList(list).Update([], sortedIds);
+        tx.Commit();
+    }
+
+    public void RemoveOneByOne(string list, ReadOnlySpan<long> ids)
+    {
+        using var tx = _environment.BeginWrite();
+        var stored = tx.CreatePostingList(list);
+        foreach (var id in ids)
+        {
+            stored.Remove(id);
+        }
+
+        tx.Commit();
+    }
 
     private sealed class WriteTransaction(IngestStorageSystem system, Ingest.Storage.WriteTransaction transaction) : IWriteTransaction
     {
