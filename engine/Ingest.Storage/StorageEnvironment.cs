@@ -26,6 +26,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
     private readonly Lock _flushLock = new();
     private readonly Lock _retiredLock = new();
     private readonly List<(long RetireTx, PageVersion Version)> _retired = [];
+    private readonly List<(long RetireTx, DataMap Map)> _retiredMaps = [];
     private readonly List<PageVersion> _replaced = [];
     private readonly List<PageVersion> _flushList = [];
     private readonly DirtyPageMap _dirty = new();
@@ -113,7 +114,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
             {
                 var replayed = recovery.Replay(lastTx, (page, image, pages) =>
                 {
-                    data.EnsureCapacity(page + pages);
+                    data.EnsureCapacity(page + pages)?.Dispose(); // nothing reads the old mapping yet
                     data.WritePages(page, (byte*)image, pages);
                 });
                 if (replayed != lastTx)
@@ -297,12 +298,21 @@ public sealed unsafe class StorageEnvironment : IDisposable
     {
         lock (_retiredLock)
         {
-            if (_retired.Count == 0)
+            if (_retired.Count == 0 && _retiredMaps.Count == 0)
             {
                 return;
             }
 
             var oldest = _slots.Oldest();
+            for (var i = _retiredMaps.Count - 1; i >= 0; i--)
+            {
+                if (_retiredMaps[i].RetireTx <= oldest)
+                {
+                    _retiredMaps[i].Map.Dispose();
+                    _retiredMaps.RemoveAt(i);
+                }
+            }
+
             for (var i = _retired.Count - 1; i >= 0; i--)
             {
                 var (retireTx, v) = _retired[i];
@@ -380,7 +390,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
                 {
                     // Older versions first: a page reused inside a newer overflow run, or the reverse, ends up right.
                     _flushList.Sort(static (a, b) => a.TxId != b.TxId ? a.TxId.CompareTo(b.TxId) : a.Page.CompareTo(b.Page));
-                    _data.EnsureCapacity(end);
+                    var replacedMap = _data.EnsureCapacity(end);
                     foreach (var e in _flushList)
                     {
                         _data.WritePages(e.Page, (byte*)e.Pointer, e.Pages);
@@ -398,6 +408,13 @@ public sealed unsafe class StorageEnvironment : IDisposable
                     }
 
                     Retire(removed, retireTx);
+                    if (replacedMap != null)
+                    {
+                        lock (_retiredLock)
+                        {
+                            _retiredMaps.Add((retireTx, replacedMap));
+                        }
+                    }
                 }
 
                 _data.UpdateHeader(upTo);
@@ -458,6 +475,12 @@ public sealed unsafe class StorageEnvironment : IDisposable
                 }
 
                 _retired.Clear();
+                foreach (var (_, map) in _retiredMaps)
+                {
+                    map.Dispose();
+                }
+
+                _retiredMaps.Clear();
             }
 
             _journal.Dispose();

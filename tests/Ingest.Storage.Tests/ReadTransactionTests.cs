@@ -81,11 +81,12 @@ public sealed class ReadTransactionTests
             warm.OpenTree("t");
         }
 
+        var key = Keys.Of(1);
         var before = GC.GetAllocatedBytesForCurrentThread();
         for (var i = 0; i < 1000; i++)
         {
             using var read = env.BeginRead();
-            Assert.True(read.OpenTree("t")!.TryGet(Keys.Of(1), out _));
+            Assert.True(read.OpenTree("t")!.TryGet(key, out _));
         }
 
         var perOpen = (GC.GetAllocatedBytesForCurrentThread() - before) / 1000.0;

@@ -187,4 +187,51 @@ public sealed class SnapshotIsolationTests
         Assert.True(after.OpenTree("t")!.TryGet(Keys.Of("a"), out var current));
         Assert.Equal("v2", Keys.Text(current));
     }
+
+    [Fact]
+    public void A_reader_keeps_working_while_the_data_file_grows_and_is_remapped_under_it()
+    {
+        using var dir = new TestDirectory();
+        using var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options(backgroundFlush: false));
+        var value = new byte[1000];
+        using (var tx = env.BeginWrite())
+        {
+            tx.CreateTree("t").Put(Keys.Of(-1), value);
+            tx.Commit();
+        }
+
+        env.FlushNow();
+        var before = env.Data.Map;
+        using (var tx = env.BeginWrite())
+        {
+            var t = tx.OpenTree("t")!;
+            for (var i = 0; i < 5_000; i++)
+            {
+                t.Put(Keys.Of(i), value); // about 5 MB: the file must grow
+            }
+
+            tx.Commit();
+        }
+
+        using (var reader = env.BeginRead())
+        {
+            env.FlushNow();
+            Assert.NotSame(before, env.Data.Map);
+            var t = reader.OpenTree("t")!;
+            for (var i = 0; i < 5_000; i++)
+            {
+                Assert.True(t.TryGet(Keys.Of(i), out var v));
+                Assert.Equal(value.Length, v.Length);
+            }
+        }
+
+        using (var tx = env.BeginWrite())
+        {
+            tx.OpenTree("t")!.Put(Keys.Of("after"), value);
+            tx.Commit();
+        }
+
+        using var last = env.BeginRead();
+        Assert.Equal(5_002, last.OpenTree("t")!.Count);
+    }
 }

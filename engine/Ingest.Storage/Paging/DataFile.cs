@@ -14,7 +14,6 @@ internal sealed unsafe class DataFile : IDisposable
     private const long MaxGrowthPages = 128 * 1024;    // 1 GiB
 
     private readonly SafeFileHandle _handle;
-    private readonly List<DataMap> _oldMaps = [];
     private readonly Lock _growLock = new();
     private DataMap _map;
     private long _headerSequence;
@@ -102,15 +101,18 @@ internal sealed unsafe class DataFile : IDisposable
         Header = header;
     }
 
-    /// <summary>Grows the file (and remaps it) so that pages below <paramref name="pageCount"/> exist.</summary>
-    public void EnsureCapacity(long pageCount)
+    /// <summary>
+    /// Grows the file (and remaps it) so that pages below <paramref name="pageCount"/> exist. Returns
+    /// the replaced mapping, which the caller disposes once no snapshot can use it, or null.
+    /// </summary>
+    public DataMap? EnsureCapacity(long pageCount)
     {
         lock (_growLock)
         {
             var current = _map.PageCount;
             if (pageCount <= current)
             {
-                return;
+                return null;
             }
 
             var growth = Math.Clamp(current / 4, MinGrowthPages, MaxGrowthPages);
@@ -118,8 +120,9 @@ internal sealed unsafe class DataFile : IDisposable
             target = (target + MinGrowthPages - 1) / MinGrowthPages * MinGrowthPages;
             RandomAccess.SetLength(_handle, target * PageHeader.PageSize);
             var map = new DataMap(_handle, Path, target, _map);
-            _oldMaps.Add(_map);
+            var old = _map;
             Volatile.Write(ref _map, map);
+            return old;
         }
     }
 
@@ -139,12 +142,6 @@ internal sealed unsafe class DataFile : IDisposable
     public void Dispose()
     {
         _map.Dispose();
-        foreach (var m in _oldMaps)
-        {
-            m.Dispose();
-        }
-
-        _oldMaps.Clear();
         _handle.Dispose();
     }
 }

@@ -6,8 +6,8 @@ namespace Ingest.Storage.Paging;
 
 /// <summary>
 /// A read-only mapping of the data file's first <see cref="PageCount"/> pages. The file grows
-/// in large steps; each growth makes a new mapping, and older ones stay mapped until the
-/// environment closes because snapshots taken before the growth still point into them.
+/// in large steps; each growth makes a new mapping, and an older one stays mapped until no active
+/// transaction's snapshot can use it (retired like scratch pages).
 /// </summary>
 internal sealed unsafe class DataMap : IDisposable
 {

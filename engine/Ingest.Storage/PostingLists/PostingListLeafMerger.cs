@@ -13,7 +13,7 @@ namespace Ingest.Storage.PostingLists;
 /// ids fill it instead of leaving a trail of short blocks. Output leaves are filled greedily;
 /// an overflow caused by inserts among existing ids evens out the last two (see
 /// <c>Output.Finish</c>). Scratch is a few stack blocks of ids, the directory scratch (stack for
-/// pages up to 8 KiB, pooled above) and, for an evened-out split, pooled arrays: no allocation
+/// pages up to 8 KiB, pooled above) and, for an evened-out split, a pooled byte array: no allocation
 /// in steady state.
 /// </summary>
 internal static class PostingListLeafMerger
@@ -345,25 +345,48 @@ internal static class PostingListLeafMerger
         }
 
         /// <summary>
-        /// Re-encodes the ids of the last two leaves so each takes about half their bytes. The new
-        /// pair is built in scratch and replaces the old one only if every id fits: re-packed blocks
-        /// can come out larger (other block boundaries, other widths), and then the greedy pair stays.
+        /// Moves whole blocks from the end of the next-to-last leaf to the front of the last one,
+        /// as encoded (no decoding), so that each takes about half their bytes. The pair is built
+        /// in scratch and replaces the old one only if everything fits.
         /// </summary>
         private readonly void Rebalance()
         {
             var first = new PostingListLeaf(_previous);
             var second = new PostingListLeaf(_last);
-            var total = first.Count + second.Count;
-            var half = Math.Max(PostingListLeaf.MinCapacity, (first.UsedBytes + second.UsedBytes) / 2);
-            var ids = ArrayPool<long>.Shared.Rent(total);
+            var target = (first.UsedBytes + second.UsedBytes) / 2;
+            var directory = first.Directory;
+            var keep = 0;
+            var size = PostingListLeaf.HeaderSize + PostingListLeaf.PadSize;
+            while (keep < directory.Length)
+            {
+                var blockBytes = PostingListLeaf.BlockEntrySize + PackedDeltas.ByteCount(directory[keep].IdCount - 1, directory[keep].BitWidth);
+                if (keep > 0 && size + blockBytes > target)
+                {
+                    break;
+                }
+
+                size += blockBytes;
+                keep++;
+            }
+
+            if (keep == directory.Length)
+            {
+                return;
+            }
+
             var scratch = ArrayPool<byte>.Shared.Rent(_previous.Length + _last.Length);
             try
             {
-                first.Decode(ids);
-                second.Decode(ids.AsSpan(first.Count));
                 var newFirst = scratch.AsSpan(0, _previous.Length);
                 var newSecond = scratch.AsSpan(_previous.Length, _last.Length);
-                if (TrySplit(ids.AsSpan(0, total), newFirst[..Math.Min(half, newFirst.Length)], newSecond))
+                var writer = new PostingListLeafWriter(newFirst, _directory);
+                var fits = writer.AppendEncoded(directory[..keep], first.Data) == keep;
+                writer.Finish();
+                writer = new PostingListLeafWriter(newSecond, _directory);
+                fits &= writer.AppendEncoded(directory[keep..], first.Data) == directory.Length - keep;
+                fits &= writer.AppendEncoded(second.Directory, second.Data) == second.BlockCount;
+                writer.Finish();
+                if (fits)
                 {
                     newFirst[..new PostingListLeaf(newFirst).UsedBytes].CopyTo(_previous);
                     newSecond[..new PostingListLeaf(newSecond).UsedBytes].CopyTo(_last);
@@ -372,24 +395,7 @@ internal static class PostingListLeafMerger
             finally
             {
                 ArrayPool<byte>.Shared.Return(scratch);
-                ArrayPool<long>.Shared.Return(ids);
             }
-        }
-
-        /// <summary>
-        /// Fills <paramref name="first"/> as far as it goes and puts the rest in <paramref name="second"/>;
-        /// when all of them fit in the first (re-packed ids can take fewer bytes), splits them by count
-        /// instead, since both leaves must hold ids. False if the rest does not fit.
-        /// </summary>
-        private static bool TrySplit(ReadOnlySpan<long> ids, Span<byte> first, Span<byte> second)
-        {
-            var taken = PostingListLeaf.Encode(ids, first);
-            if (taken == ids.Length)
-            {
-                taken = PostingListLeaf.Encode(ids[..(ids.Length / 2)], first);
-            }
-
-            return taken + PostingListLeaf.Encode(ids[taken..], second) == ids.Length;
         }
 
         private void Open()

@@ -359,21 +359,28 @@ public sealed class PostingListLeafMergerTests(ITestOutputHelper output)
         return end;
     }
 
-    /// <summary>Sorted ids with occasional duplicates, either fresh random ones or drawn from the model.</summary>
+    /// <summary>Sorted ids, either fresh (uniform, clustered, or a dense run) or drawn from the model; occasional duplicates.</summary>
     private static long[] RandomIds(Random rnd, long range, int count, SortedSet<long> model, bool fromModel)
     {
         var ids = new long[count];
-        var clustered = rnd.Next(3) == 0;
+        var shape = rnd.Next(3);
         var center = rnd.NextInt64(0, range);
         for (var i = 0; i < count; i++)
         {
+            if (shape == 2 && !fromModel)
+            {
+                // A dense run, as a batch of new documents makes: 0-bit blocks.
+                ids[i] = Math.Min(center, long.MaxValue - count) + i;
+                continue;
+            }
+
             if (fromModel && model.Count > 0)
             {
                 // The first model id at or after a random point (a view's Min is a tree walk; its Count would be a scan).
                 var from = rnd.NextInt64(0, range);
                 ids[i] = from > model.Max ? model.Max : model.GetViewBetween(from, long.MaxValue).Min;
             }
-            else if (clustered)
+            else if (shape == 1)
             {
                 ids[i] = Math.Clamp(center + rnd.NextInt64(-5_000, 5_000), 0, long.MaxValue);
             }
