@@ -6,6 +6,7 @@ using Ingest.Benchmarks.Storage;
 return args switch
 {
     ["storage", .. var rest] => StorageCommand.Run(rest),
+    ["documents", .. var rest] => Ingest.Benchmarks.Documents.DocumentsCommand.Run(rest),
     ["micro", .. var rest] => MicroCommand.Run(rest),
     _ => PrintUsage(),
 };

@@ -191,6 +191,12 @@ public sealed unsafe class Tree
     /// <inheritdoc cref="DeleteSorted(ReadOnlySpan{byte[]})"/>
     public long DeleteSorted(ReadOnlySpan<ReadOnlyMemory<byte>> keys) => DeleteSortedCore(new MemoryKeyList(keys));
 
+    /// <summary>
+    /// Removes <paramref name="keySize"/>-byte keys laid end to end in <paramref name="packedKeys"/>,
+    /// in ascending order, in one ordered pass (see <see cref="DeleteSorted(ReadOnlySpan{byte[]})"/>).
+    /// </summary>
+    public long DeleteSorted(ReadOnlySpan<byte> packedKeys, int keySize) => DeleteSortedCore(new PackedKeyList(packedKeys, keySize));
+
     // Called once with a long loop: without this it would run as unoptimized tier-0 code until OSR.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private long DeleteSortedCore<TKeys>(TKeys keys)

@@ -1,4 +1,3 @@
-using System.Buffers;
 using Ingest.Storage;
 using Ingest.Storage.PostingLists;
 using Ingest.Storage.Trees;
@@ -104,24 +103,7 @@ internal sealed class IngestStorageSystem : IKeyValueStore, IPostingListStore
         public int DeleteSorted(TreeId tree, FixedSizeRecords sortedKeys)
         {
             ArgumentNullException.ThrowIfNull(sortedKeys);
-
-            // The engine takes a list of keys; slices of one copy of the packed buffer cost one
-            // copy and one array, not an allocation per key.
-            var packed = sortedKeys.AsSpan().ToArray();
-            var keys = ArrayPool<ReadOnlyMemory<byte>>.Shared.Rent(sortedKeys.Count);
-            try
-            {
-                for (var i = 0; i < sortedKeys.Count; i++)
-                {
-                    keys[i] = new ReadOnlyMemory<byte>(packed, i * sortedKeys.RecordSize, sortedKeys.RecordSize);
-                }
-
-                return checked((int)Tree(tree).DeleteSorted(keys.AsSpan(0, sortedKeys.Count)));
-            }
-            finally
-            {
-                ArrayPool<ReadOnlyMemory<byte>>.Shared.Return(keys, clearArray: true);
-            }
+            return checked((int)Tree(tree).DeleteSorted(sortedKeys.AsSpan(), sortedKeys.RecordSize));
         }
 
         public void Commit() => transaction.Commit();

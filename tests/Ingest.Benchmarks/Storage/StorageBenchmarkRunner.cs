@@ -31,7 +31,7 @@ internal sealed class StorageBenchmarkRunner(StorageDataset data, TextWriter log
             {
                 using var system = registration.Open(directory);
                 log.WriteLine($"[{registration.Name}] {system.Description}");
-                var context = new WorkloadContext(data);
+                var context = new WorkloadContext(data, log);
                 foreach (var workload in workloads)
                 {
                     var outcome = RunOne(workload, system, context);

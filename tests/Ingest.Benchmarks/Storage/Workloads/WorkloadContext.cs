@@ -4,7 +4,7 @@ namespace Ingest.Benchmarks.Storage.Workloads;
 /// The state one system carries from workload to workload. Workloads run in the order listed, but a
 /// filtered run may skip the one that builds a prerequisite; the Ensure methods then build it, off the clock.
 /// </summary>
-internal sealed class WorkloadContext(StorageDataset data)
+internal sealed class WorkloadContext(StorageDataset data, TextWriter log)
 {
     public const string LoadedTreeName = "loaded";
     public const string PostingListName = "postings";
@@ -13,6 +13,9 @@ internal sealed class WorkloadContext(StorageDataset data)
     private bool _postingListLoaded;
 
     public StorageDataset Data { get; } = data;
+
+    /// <summary>Progress lines, beside the table.</summary>
+    public TextWriter Log { get; } = log;
 
     public StorageSizes Sizes => Data.Sizes;
 

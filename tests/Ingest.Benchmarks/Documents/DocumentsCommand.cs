@@ -1,0 +1,153 @@
+using System.Diagnostics;
+using System.Globalization;
+using Ingest.Benchmarks.Reporting;
+using Ingest.Benchmarks.Storage.Workloads;
+
+namespace Ingest.Benchmarks.Documents;
+
+/// <summary><c>documents [--quick] [--json PATH] [--dir DIR] [--systems a,b] [--workloads a,b] [--seed N]</c></summary>
+internal static class DocumentsCommand
+{
+    public const string Usage =
+        "documents [--quick] [--json PATH] [--dir DIR] [--systems ingest,sqlite] [--workloads NAME,...] [--seed N]";
+
+    public static int Run(string[] args)
+    {
+        if (!TryParse(args, out var options, out var error))
+        {
+            Console.Error.WriteLine(error);
+            Console.Error.WriteLine($"usage: {Usage}");
+            return 2;
+        }
+
+        var systems = DocumentSystems.All.Where(s => options.Systems.Count == 0 || options.Systems.Contains(s.Name)).ToList();
+        var workloads = DocumentWorkloads.All.Where(w => options.Workloads.Count == 0 || options.Workloads.Contains(w.Name)).ToList();
+        var sizes = options.Sizes;
+
+        Directory.CreateDirectory(options.BaseDirectory);
+        MachineInfo.Describe(options.BaseDirectory).Print(Console.Out);
+        var generation = Stopwatch.StartNew();
+        var data = OrderDataset.Generate(sizes.Documents, sizes.Lookups, options.Seed);
+        Console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"sizes: {sizes.Name}, seed {options.Seed}: {data.Count:N0} orders, {data.TotalBytes / (double)data.Count:N0} bytes of JSON on average, generated in {generation.Elapsed.TotalSeconds:N1} s"));
+        Console.WriteLine();
+
+        var total = Stopwatch.StartNew();
+        var results = new List<DocumentResult>();
+        foreach (var (name, open) in systems)
+        {
+            var directory = Path.Combine(options.BaseDirectory, $"ingest-bench-documents-{name}-{Guid.NewGuid():N}");
+            Directory.CreateDirectory(directory);
+            try
+            {
+                using var system = open(directory);
+                Console.WriteLine($"[{name}] {system.Description}");
+                if (!workloads.Any(w => w.Name == DocumentWorkloads.PutBatched))
+                {
+                    DocumentWorkloads.Load(system, data, sizes);
+                }
+
+                foreach (var workload in workloads)
+                {
+                    var outcome = RunOne(workload, system, data, sizes);
+                    results.Add(new DocumentResult(workload, name, outcome));
+                    Console.WriteLine(DocumentsReport.Describe(name, workload, outcome));
+                }
+            }
+            finally
+            {
+                Directory.Delete(directory, recursive: true);
+            }
+        }
+
+        Console.WriteLine($"ran in {total.Elapsed.TotalSeconds:N1} s");
+        Console.WriteLine();
+        DocumentsReport.WriteTable(workloads, results);
+        if (options.JsonPath is { } path)
+        {
+            DocumentsReport.WriteJson(path, results);
+            Console.WriteLine($"wrote {path}");
+        }
+
+        return results.Any(r => r.Outcome is WorkloadFailed) ? 1 : 0;
+    }
+
+    private static WorkloadOutcome RunOne(DocumentWorkload workload, IDocumentSystem system, OrderDataset data, DocumentsSizes sizes)
+    {
+        try
+        {
+            return workload.Run(system, data, sizes);
+        }
+#pragma warning disable CA1031 // One failing workload is reported and the run goes on with the next.
+        catch (Exception e)
+#pragma warning restore CA1031
+        {
+            return new WorkloadFailed(e);
+        }
+    }
+
+    private static bool TryParse(string[] args, out DocumentsOptions options, out string error)
+    {
+        options = new DocumentsOptions();
+        error = string.Empty;
+        for (var i = 0; i < args.Length; i++)
+        {
+            var arg = args[i];
+            string? Value()
+            {
+                return i + 1 < args.Length ? args[++i] : null;
+            }
+
+            switch (arg)
+            {
+                case "--quick":
+                    options = options with { Quick = true };
+                    break;
+                case "--json":
+                    options = options with { JsonPath = Value() ?? Missing(arg, out error) };
+                    break;
+                case "--dir":
+                    options = options with { BaseDirectory = Value() ?? Missing(arg, out error) };
+                    break;
+                case "--systems":
+                    options = options with { Systems = Names(Value() ?? Missing(arg, out error)) };
+                    break;
+                case "--workloads":
+                    options = options with { Workloads = Names(Value() ?? Missing(arg, out error)) };
+                    break;
+                case "--seed" when int.TryParse(Value(), CultureInfo.InvariantCulture, out var seed):
+                    options = options with { Seed = seed };
+                    break;
+                default:
+                    error = $"unknown or incomplete option: {arg}";
+                    return false;
+            }
+
+            if (error.Length > 0)
+            {
+                return false;
+            }
+        }
+
+        var unknown = options.Systems.Except(DocumentSystems.All.Select(s => s.Name))
+            .Concat(options.Workloads.Except(DocumentWorkloads.All.Select(w => w.Name)))
+            .ToList();
+        if (unknown.Count > 0)
+        {
+            error = $"unknown systems or workloads: {string.Join(", ", unknown)}; workloads are {string.Join(", ", DocumentWorkloads.All.Select(w => w.Name))}";
+            return false;
+        }
+
+        return true;
+    }
+
+    private static string Missing(string option, out string error)
+    {
+        error = $"{option} needs a value";
+        return string.Empty;
+    }
+
+    private static HashSet<string> Names(string list) =>
+        list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(StringComparer.Ordinal);
+}
