@@ -107,6 +107,12 @@ internal static class PostingListLeafMerger
                     break;
                 }
 
+                if (!haveExisting)
+                {
+                    added += AppendTail(additions[ai..], staged, ref stagedCount, ref output);
+                    break;
+                }
+
                 // The rest of this existing block lies below the next addition and the next
                 // removal: copy it without looking at each id.
                 if (haveExisting
@@ -217,6 +223,58 @@ internal static class PostingListLeafMerger
                 throw new ArgumentException($"Posting-list ids must be sorted ascending: {ids[i]} follows {ids[i - 1]} at index {i}.", paramName);
             }
         }
+    }
+
+    /// <summary>
+    /// The existing ids are all written and only additions remain, each above everything written
+    /// so far (equal ones were skipped along with the id they repeat): stage them a block at a
+    /// time, dropping repeats. Returns how many were added. This is the whole merge when a list
+    /// is built from scratch or grows at its end.
+    /// </summary>
+    private static long AppendTail<TSink>(ReadOnlySpan<long> tail, Span<long> staged, ref int stagedCount, scoped ref Output<TSink> output)
+        where TSink : IPostingListLeafSink
+    {
+        var previous = stagedCount > 0 ? staged[stagedCount - 1] : -1;
+        long count = 0;
+        while (!tail.IsEmpty)
+        {
+            var take = Math.Min(PostingListLeaf.MaxIdsPerBlock - stagedCount, tail.Length);
+            var chunk = tail[..take];
+            tail = tail[take..];
+            var distinct = chunk[0] > previous;
+            for (var i = 1; i < chunk.Length; i++)
+            {
+                distinct &= chunk[i] > chunk[i - 1];
+            }
+
+            if (distinct)
+            {
+                chunk.CopyTo(staged[stagedCount..]);
+                stagedCount += take;
+                count += take;
+                previous = chunk[^1];
+            }
+            else
+            {
+                foreach (var id in chunk)
+                {
+                    if (id > previous)
+                    {
+                        staged[stagedCount++] = id;
+                        count++;
+                        previous = id;
+                    }
+                }
+            }
+
+            if (stagedCount == PostingListLeaf.MaxIdsPerBlock)
+            {
+                output.AppendAll(staged[..stagedCount]);
+                stagedCount = 0;
+            }
+        }
+
+        return count;
     }
 
     private static int SkipEqual(ReadOnlySpan<long> ids, int index, long id)
