@@ -1,0 +1,14 @@
+namespace Ingest.Documents;
+
+/// <summary>A document (or, with <see cref="DocumentFlags.Deleted"/>, a tombstone) copied out of the store.</summary>
+/// <param name="Id">The id in the casing it was written with.</param>
+/// <param name="Collection">The collection in the casing it was written with.</param>
+/// <param name="Etag">The etag of the put (or of the delete, for a tombstone).</param>
+/// <param name="LastModified">When it was written (UTC).</param>
+/// <param name="Flags">Flags.</param>
+/// <param name="Body">The JSON body, UTF-8; empty for a tombstone.</param>
+public sealed record Document(string Id, string Collection, long Etag, DateTime LastModified, DocumentFlags Flags, ReadOnlyMemory<byte> Body)
+{
+    /// <summary>Whether this is a tombstone.</summary>
+    public bool IsDeleted => (Flags & DocumentFlags.Deleted) != 0;
+}

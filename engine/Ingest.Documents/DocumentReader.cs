@@ -1,0 +1,238 @@
+using System.Buffers.Binary;
+using System.Text;
+using Ingest.Documents.Ids;
+using Ingest.Documents.Reading;
+using Ingest.Documents.Records;
+using Ingest.Storage;
+using Ingest.Storage.Trees;
+
+namespace Ingest.Documents;
+
+/// <summary>
+/// A consistent snapshot of the store: every read through it sees the last commit before
+/// <see cref="DocumentStore.BeginRead"/>. Views and spans it returns are valid until it is
+/// disposed. Any number may be open, concurrently with writes; one reader is not thread-safe.
+/// Dispose it promptly: an open reader keeps the storage engine from recycling older pages.
+/// </summary>
+public sealed class DocumentReader : IDisposable
+{
+    private readonly ReadTransaction _tx;
+    private Tree? _ids;
+    private Tree? _byEtag;
+    private Tree? _tombstones;
+    private bool _treesOpened;
+    private bool _disposed;
+
+    internal DocumentReader(ReadTransaction tx)
+    {
+        _tx = tx;
+    }
+
+    /// <summary>The storage transaction id of the snapshot.</summary>
+    public long TransactionId => _tx.TransactionId;
+
+    /// <summary>The etag of the last put or delete in this snapshot.</summary>
+    public long LastEtag => ReadState().LastEtag;
+
+    /// <summary>Looks a document up by id, whatever its casing.</summary>
+    public bool TryGet(string id, out DocumentView document)
+    {
+        ArgumentNullException.ThrowIfNull(id);
+        OpenTrees();
+        document = default;
+        if (_ids == null || id.Length == 0 || id.Length > DocumentStoreOptions.MaxIdBytes)
+        {
+            return false;
+        }
+
+        Span<byte> key = stackalloc byte[IdKey.MaxKeyBytes(id.Length)];
+        var length = IdKey.Fold(id, key);
+        if (!_ids.TryGet(key[..length], out var etagValue))
+        {
+            return false;
+        }
+
+        var etag = BinaryPrimitives.ReadInt64LittleEndian(etagValue);
+        Span<byte> etagKey = stackalloc byte[EtagKey.Size];
+        EtagKey.Write(etagKey, etag);
+        if (!_byEtag!.TryGet(etagKey, out var value))
+        {
+            throw new InvalidDataException($"The id index points at etag {etag}, which holds no document.");
+        }
+
+        // The span points into the snapshot's pages, not into the stack key it was looked up with.
+        document = new DocumentView(this, etag, new ReadOnlySpanHolder(value).Span);
+        return true;
+    }
+
+    /// <summary>Copies a document out, or returns null if there is none with this id.</summary>
+    public Document? Get(string id) => TryGet(id, out var view) ? view.ToDocument() : null;
+
+    /// <summary>Documents and tombstones with an etag above <paramref name="afterEtag"/>, in etag order (pass 0 for everything).</summary>
+    public ChangesEnumerator GetChangesSince(long afterEtag)
+    {
+        OpenTrees();
+        return new ChangesEnumerator(this, _byEtag, _tombstones, afterEtag);
+    }
+
+    /// <summary>The documents of a collection (any casing of its name) with an etag above <paramref name="afterEtag"/>, in etag order.</summary>
+    public CollectionEnumerator GetCollection(string collection, long afterEtag = 0)
+    {
+        ArgumentNullException.ThrowIfNull(collection);
+        OpenTrees();
+        var etags = collection.Length == 0 ? null : _tx.OpenFixedSizeTree(TreeNames.CollectionPrefix + IdKey.FoldToString(collection));
+        return new CollectionEnumerator(this, etags, _byEtag, afterEtag);
+    }
+
+    /// <summary>The stored position of one source partition.</summary>
+    public StoredSourcePosition? GetSourcePosition(string source, int partition)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        var sources = _tx.OpenTree(TreeNames.Sources);
+        if (sources == null || source.Length == 0 || source.Length > DocumentStoreOptions.MaxSourceBytes)
+        {
+            return null;
+        }
+
+        Span<byte> key = stackalloc byte[SourcePositionRecord.MaxKeySize(source)];
+        var length = SourcePositionRecord.WriteKey(source, partition, key);
+        return sources.TryGet(key[..length], out var value) ? ToPosition(source, partition, value) : null;
+    }
+
+    /// <summary>The stored positions of every partition of a source, by partition.</summary>
+    public IReadOnlyList<StoredSourcePosition> GetSourcePositions(string source)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        var result = new List<StoredSourcePosition>();
+        var sources = _tx.OpenTree(TreeNames.Sources);
+        if (sources == null || source.Length == 0 || source.Length > DocumentStoreOptions.MaxSourceBytes)
+        {
+            return result;
+        }
+
+        Span<byte> prefix = stackalloc byte[SourcePositionRecord.MaxKeySize(source)];
+        var length = SourcePositionRecord.WritePrefix(source, prefix);
+        prefix = prefix[..length];
+        var cursor = sources.CreateCursor();
+        for (var ok = cursor.Seek(prefix); ok && cursor.Key.StartsWith(prefix) && cursor.Key.Length == length + 4; ok = cursor.MoveNext())
+        {
+            result.Add(ToPosition(source, SourcePositionRecord.ReadPartition(cursor.Key), cursor.Value));
+        }
+
+        return result;
+    }
+
+    /// <summary>Dead letters with an id above <paramref name="afterId"/>, oldest first, at most <paramref name="limit"/>.</summary>
+    public IReadOnlyList<DeadLetter> GetDeadLetters(long afterId = 0, int limit = 100)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(limit);
+        var result = new List<DeadLetter>();
+        var deadLetters = _tx.OpenTree(TreeNames.DeadLetters);
+        if (deadLetters == null || afterId == long.MaxValue)
+        {
+            return result;
+        }
+
+        Span<byte> from = stackalloc byte[EtagKey.Size];
+        EtagKey.Write(from, afterId + 1);
+        var cursor = deadLetters.CreateCursor();
+        for (var ok = cursor.Seek(from); ok && result.Count < limit; ok = cursor.MoveNext())
+        {
+            result.Add(ToDeadLetter(EtagKey.Read(cursor.Key), cursor.Value));
+        }
+
+        return result;
+    }
+
+    /// <summary>One dead letter, or null.</summary>
+    public DeadLetter? GetDeadLetter(long id)
+    {
+        var deadLetters = _tx.OpenTree(TreeNames.DeadLetters);
+        Span<byte> key = stackalloc byte[EtagKey.Size];
+        EtagKey.Write(key, id);
+        return deadLetters != null && deadLetters.TryGet(key, out var value) ? ToDeadLetter(id, value) : null;
+    }
+
+    /// <summary>Registered consumers and their progress.</summary>
+    public IReadOnlyList<ConsumerProgress> GetConsumers()
+    {
+        var result = new List<ConsumerProgress>();
+        var consumers = _tx.OpenTree(TreeNames.Consumers);
+        if (consumers == null)
+        {
+            return result;
+        }
+
+        var cursor = consumers.CreateCursor();
+        for (var ok = cursor.First(); ok; ok = cursor.MoveNext())
+        {
+            var record = RecordIO.Read<ConsumerRecord>(cursor.Value);
+            result.Add(new ConsumerProgress(Encoding.UTF8.GetString(cursor.Key), record.AcknowledgedEtag, new DateTime(record.UpdatedTicks, DateTimeKind.Utc)));
+        }
+
+        return result;
+    }
+
+    /// <summary>Counters of the store and of each collection.</summary>
+    public DocumentStoreStats GetStats()
+    {
+        var state = ReadState();
+        var collections = new List<CollectionStats>();
+        var tree = _tx.OpenTree(TreeNames.Collections);
+        if (tree != null)
+        {
+            var cursor = tree.CreateCursor();
+            for (var ok = cursor.First(); ok; ok = cursor.MoveNext())
+            {
+                var value = cursor.Value;
+                var record = RecordIO.Read<CollectionStatsRecord>(value);
+                collections.Add(new CollectionStats(Encoding.UTF8.GetString(value[CollectionStatsRecord.Size..]), record.Count, record.Bytes, record.LastEtag));
+            }
+        }
+
+        return new DocumentStoreStats(state.LastEtag, state.DocumentCount, state.TombstoneCount, state.DocumentBytes, state.DeadLetterCount, collections);
+    }
+
+    public void Dispose()
+    {
+        if (!_disposed)
+        {
+            _disposed = true;
+            _tx.Dispose();
+        }
+    }
+
+    internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);
+
+    private StoreStateRecord ReadState() => Writing.TransactionWriter.ReadState(_tx.OpenFixedSizeTree(TreeNames.State));
+
+    private void OpenTrees()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (_treesOpened)
+        {
+            return;
+        }
+
+        _ids = _tx.OpenTree(TreeNames.Ids);
+        _byEtag = _tx.OpenTree(TreeNames.ByEtag);
+        _tombstones = _tx.OpenTree(TreeNames.Tombstones);
+        _treesOpened = true;
+    }
+
+    private static StoredSourcePosition ToPosition(string source, int partition, ReadOnlySpan<byte> value)
+    {
+        var record = RecordIO.Read<SourcePositionRecord>(value);
+        return new StoredSourcePosition(new SourcePosition(source, partition, record.NextOffset), record.Etag, new DateTime(record.UpdatedTicks, DateTimeKind.Utc));
+    }
+
+    private static DeadLetter ToDeadLetter(long id, ReadOnlySpan<byte> value)
+    {
+        var header = DeadLetterRecord.Read(value);
+        var rest = value[DeadLetterRecord.Size..];
+        var source = Encoding.UTF8.GetString(rest[..header.SourceLength]);
+        var reason = Encoding.UTF8.GetString(rest.Slice(header.SourceLength, header.ReasonLength));
+        var raw = rest.Slice(header.SourceLength + header.ReasonLength, header.RawLength).ToArray();
+        return new DeadLetter(id, new SourcePosition(source, header.Partition, header.Offset), reason, new DateTime(header.StoredTicks, DateTimeKind.Utc), raw);
+    }
+}

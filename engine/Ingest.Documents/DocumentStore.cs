@@ -1,0 +1,309 @@
+using Ingest.Documents.Records;
+using Ingest.Documents.Writing;
+using Ingest.Storage;
+
+namespace Ingest.Documents;
+
+/// <summary>
+/// JSON documents in collections, with case-insensitive, case-preserving ids, etags, tombstones,
+/// a changes feed, source positions and dead letters, over one storage environment (one directory).
+/// <para>
+/// Writes go through <see cref="WriteAsync"/>: each <see cref="WriteBatch"/> is validated on the
+/// caller's thread, then commits atomically and durably, merged with batches of concurrent
+/// callers into shared transactions (group commit). Reads go through <see cref="BeginRead"/>
+/// snapshots, or the copying helpers on this class. Thread-safe.
+/// </para>
+/// </summary>
+public sealed class DocumentStore : IDisposable
+{
+    private readonly StorageEnvironment _env;
+    private readonly BatchValidator _validator;
+    private readonly GroupCommitWriter _writer;
+    private TaskCompletionSource _changed = NewSignal();
+    private long _lastEtag;
+    private int _disposed;
+
+    private DocumentStore(StorageEnvironment env, DocumentStoreOptions options)
+    {
+        _env = env;
+        Options = options;
+        _validator = new BatchValidator(options);
+        using (var read = env.BeginRead())
+        {
+            _lastEtag = TransactionWriter.ReadState(read.OpenFixedSizeTree(TreeNames.State)).LastEtag;
+        }
+
+        _writer = new GroupCommitWriter(env, options.MaxTransactionBytes, OnCommitted);
+    }
+
+    /// <summary>The store's directory.</summary>
+    public string Directory => _env.Directory;
+
+    /// <summary>The options it was opened with.</summary>
+    public DocumentStoreOptions Options { get; }
+
+    /// <summary>The etag of the last committed put or delete.</summary>
+    public long LastEtag => Volatile.Read(ref _lastEtag);
+
+    /// <summary>
+    /// Storage transactions this store has committed since it opened; with <see cref="SyncMode.Durable"/>
+    /// each is one journal write and one sync. Under group commit, far fewer than <see cref="BatchCount"/>.
+    /// </summary>
+    public long CommitCount => _writer.Commits;
+
+    /// <summary>Write batches committed since the store opened.</summary>
+    public long BatchCount => _writer.Batches;
+
+    /// <summary>Opens (creating if needed) the store in <paramref name="directory"/>.</summary>
+    /// <exception cref="IOException">The directory is open elsewhere.</exception>
+    public static DocumentStore Open(string directory, DocumentStoreOptions? options = null)
+    {
+        options ??= new DocumentStoreOptions();
+        options.Validate();
+        var env = StorageEnvironment.Open(directory, options.Storage);
+        try
+        {
+            return new DocumentStore(env, options);
+        }
+        catch
+        {
+            env.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Validates the batch, then commits it durably (possibly in one transaction with other
+    /// callers' batches). The task completes once the batch is durable.
+    /// </summary>
+    /// <exception cref="InvalidDocumentException">Thrown at once, nothing written: an id, collection, body or source is invalid.</exception>
+    /// <exception cref="InvalidOperationException">The batch is already being written.</exception>
+    public Task<WriteResult> WriteAsync(WriteBatch batch)
+    {
+        ArgumentNullException.ThrowIfNull(batch);
+        ThrowIfDisposed();
+        if (!batch.TryBeginFlight())
+        {
+            throw new InvalidOperationException("This batch is already being written; wait for that write to complete.");
+        }
+
+        try
+        {
+            _validator.Validate(batch);
+            var pending = new PendingBatch(batch);
+            _writer.Enqueue(pending);
+            return pending.Task;
+        }
+        catch
+        {
+            batch.EndFlight();
+            throw;
+        }
+    }
+
+    /// <summary>Validates and commits a batch, blocking until it is durable.</summary>
+    public WriteResult Write(WriteBatch batch) => WriteAsync(batch).GetAwaiter().GetResult();
+
+    /// <summary>Begins a snapshot read. Dispose it when done.</summary>
+    public DocumentReader BeginRead()
+    {
+        ThrowIfDisposed();
+        return new DocumentReader(_env.BeginRead());
+    }
+
+    /// <summary>A copy of the document with this id (any casing), or null.</summary>
+    public Document? Get(string id)
+    {
+        using var reader = BeginRead();
+        return reader.Get(id);
+    }
+
+    /// <summary>Up to <paramref name="limit"/> documents of a collection after <paramref name="afterEtag"/>, in etag order, copied.</summary>
+    public IReadOnlyList<Document> GetCollectionPage(string collection, long afterEtag = 0, int limit = 100)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(limit);
+        using var reader = BeginRead();
+        var result = new List<Document>();
+        foreach (var document in reader.GetCollection(collection, afterEtag))
+        {
+            if (result.Count >= limit)
+            {
+                break;
+            }
+
+            result.Add(document.ToDocument());
+        }
+
+        return result;
+    }
+
+    /// <summary>Up to <paramref name="limit"/> documents and tombstones after <paramref name="afterEtag"/>, in etag order, copied.</summary>
+    public IReadOnlyList<Document> GetChangesSince(long afterEtag, int limit = 1000)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(limit);
+        using var reader = BeginRead();
+        var result = new List<Document>();
+        foreach (var change in reader.GetChangesSince(afterEtag))
+        {
+            if (result.Count >= limit)
+            {
+                break;
+            }
+
+            result.Add(change.ToDocument());
+        }
+
+        return result;
+    }
+
+    /// <summary>
+    /// Completes, with the new last etag, as soon as a put or delete with an etag above
+    /// <paramref name="afterEtag"/> has committed (at once if one already has). No polling: the
+    /// writer signals each commit.
+    /// </summary>
+    public async Task<long> WaitForChangesAsync(long afterEtag, CancellationToken cancellationToken = default)
+    {
+        while (true)
+        {
+            ThrowIfDisposed();
+            var signal = Volatile.Read(ref _changed);
+            var last = Volatile.Read(ref _lastEtag);
+            if (last > afterEtag)
+            {
+                return last;
+            }
+
+            await signal.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <inheritdoc cref="DocumentReader.GetSourcePosition"/>
+    public StoredSourcePosition? GetSourcePosition(string source, int partition)
+    {
+        using var reader = BeginRead();
+        return reader.GetSourcePosition(source, partition);
+    }
+
+    /// <inheritdoc cref="DocumentReader.GetSourcePositions"/>
+    public IReadOnlyList<StoredSourcePosition> GetSourcePositions(string source)
+    {
+        using var reader = BeginRead();
+        return reader.GetSourcePositions(source);
+    }
+
+    /// <inheritdoc cref="DocumentReader.GetDeadLetters"/>
+    public IReadOnlyList<DeadLetter> GetDeadLetters(long afterId = 0, int limit = 100)
+    {
+        using var reader = BeginRead();
+        return reader.GetDeadLetters(afterId, limit);
+    }
+
+    /// <inheritdoc cref="DocumentReader.GetDeadLetter"/>
+    public DeadLetter? GetDeadLetter(long id)
+    {
+        using var reader = BeginRead();
+        return reader.GetDeadLetter(id);
+    }
+
+    /// <summary>Deletes a dead letter (after it was replayed or judged worthless); false if there was none.</summary>
+    public Task<bool> DeleteDeadLetterAsync(long id) => Enqueue(writer => writer.DeleteDeadLetter(id));
+
+    /// <summary>Counters of the store and of each collection, and the size of its files on disk.</summary>
+    public DocumentStoreStats GetStats()
+    {
+        using var reader = BeginRead();
+        long bytes = 0;
+        foreach (var file in new DirectoryInfo(Directory).EnumerateFiles())
+        {
+            bytes += file.Length;
+        }
+
+        return reader.GetStats() with { StorageBytes = bytes };
+    }
+
+    /// <summary>
+    /// Registers a consumer of the changes feed (an index, an ETL task) so tombstones it has not
+    /// processed yet are kept. Registering an existing consumer keeps its progress. Returns the
+    /// consumer's acknowledged etag.
+    /// </summary>
+    public Task<long> RegisterConsumerAsync(string name, long startEtag = 0)
+    {
+        ValidateConsumer(name);
+        ArgumentOutOfRangeException.ThrowIfNegative(startEtag);
+        return Enqueue(writer => writer.RegisterConsumer(name, startEtag));
+    }
+
+    /// <summary>
+    /// Records that a consumer processed every change up to <paramref name="acknowledgedEtag"/>
+    /// (progress never moves back), then purges the tombstones every consumer has passed.
+    /// Returns how many tombstones were purged.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The consumer is not registered.</exception>
+    public Task<long> ReportProgressAsync(string name, long acknowledgedEtag)
+    {
+        ValidateConsumer(name);
+        return Enqueue(writer => writer.ReportProgress(name, acknowledgedEtag));
+    }
+
+    /// <summary>Removes a consumer; its progress no longer holds tombstones back. False if it was not registered.</summary>
+    public Task<bool> UnregisterConsumerAsync(string name)
+    {
+        ValidateConsumer(name);
+        return Enqueue(writer => writer.UnregisterConsumer(name));
+    }
+
+    /// <inheritdoc cref="DocumentReader.GetConsumers"/>
+    public IReadOnlyList<ConsumerProgress> GetConsumers()
+    {
+        using var reader = BeginRead();
+        return reader.GetConsumers();
+    }
+
+    /// <summary>
+    /// Purges tombstones at or below the lowest etag every registered consumer acknowledged (all
+    /// tombstones when no consumer is registered). Returns how many were purged.
+    /// </summary>
+    public Task<long> PurgeTombstonesAsync() => Enqueue(writer => writer.PurgeTombstones());
+
+    /// <summary>Completes queued writes, then closes the storage environment.</summary>
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        _writer.Dispose();
+        Volatile.Read(ref _changed).TrySetException(new ObjectDisposedException(nameof(DocumentStore)));
+        _env.Dispose();
+    }
+
+    private static TaskCompletionSource NewSignal() => new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    private static void ValidateConsumer(string name)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        BatchValidator.ValidateName(name, "consumer name", DocumentStoreOptions.MaxSourceBytes, null, 0);
+    }
+
+    private Task<T> Enqueue<T>(Func<TransactionWriter, T> action)
+    {
+        ThrowIfDisposed();
+        var pending = new PendingAction<T>(action);
+        _writer.Enqueue(pending);
+        return pending.Task;
+    }
+
+    private void OnCommitted(long lastEtag)
+    {
+        if (lastEtag <= Volatile.Read(ref _lastEtag))
+        {
+            return;
+        }
+
+        Volatile.Write(ref _lastEtag, lastEtag);
+        Interlocked.Exchange(ref _changed, NewSignal()).TrySetResult();
+    }
+
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+}

@@ -1,0 +1,34 @@
+using System.Runtime.InteropServices;
+
+namespace Ingest.Documents.Records;
+
+/// <summary>
+/// A stored document (value of docs/by-etag) or tombstone (docs/tombstones); the etag is the key.
+/// <code>
+///  0                  8          12         14                 16
+///  +------------------+----------+----------+------------------+----------+-------------+------+
+///  | last modified    | flags    | id bytes | collection bytes | id UTF-8 | collection  | body |
+///  | ticks (UTC) i64  | u32      | u16      | u16              |          | UTF-8       | JSON |
+///  +------------------+----------+----------+------------------+----------+-------------+------+
+/// </code>
+/// Little-endian, written and read raw with MemoryMarshal. The id and collection keep their
+/// original casing; tombstones have no body.
+/// </summary>
+[StructLayout(LayoutKind.Sequential, Pack = 1)]
+internal struct DocumentRecord
+{
+    public const int Size = 16;
+
+    public long LastModifiedTicks;
+    public uint Flags;
+    public ushort IdLength;
+    public ushort CollectionLength;
+
+    public static DocumentRecord Read(ReadOnlySpan<byte> value) => MemoryMarshal.Read<DocumentRecord>(value);
+
+    public readonly ReadOnlySpan<byte> Id(ReadOnlySpan<byte> value) => value.Slice(Size, IdLength);
+
+    public readonly ReadOnlySpan<byte> Collection(ReadOnlySpan<byte> value) => value.Slice(Size + IdLength, CollectionLength);
+
+    public readonly ReadOnlySpan<byte> Body(ReadOnlySpan<byte> value) => value[(Size + IdLength + CollectionLength)..];
+}

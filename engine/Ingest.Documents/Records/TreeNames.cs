@@ -1,0 +1,30 @@
+namespace Ingest.Documents.Records;
+
+/// <summary>
+/// The trees of a document store in its storage environment.
+/// <code>
+/// docs/ids             Tree           folded id (UTF-8)           -> etag (int64, LE)
+/// docs/by-etag         Tree           etag (BE)                   -> DocumentRecord
+/// docs/tombstones      Tree           etag (BE)                   -> DocumentRecord without body, flag Deleted
+/// docs/c/{collection}  FixedSizeTree  etag                        -> (set) documents of one collection
+/// docs/collections     Tree           folded collection (UTF-8)   -> CollectionStatsRecord + collection name
+/// docs/state           FixedSizeTree  0                           -> StoreStateRecord
+/// docs/sources         Tree           source (UTF-8), 0, partition (BE) -> SourcePositionRecord
+/// docs/dead-letters    Tree           id (BE)                     -> DeadLetterRecord + source + reason + raw
+/// docs/consumers       Tree           consumer name (UTF-8)       -> ConsumerRecord
+/// </code>
+/// Documents live in etag order, so the changes feed is one sequential scan; the id tree is the
+/// index that finds a document's etag.
+/// </summary>
+internal static class TreeNames
+{
+    public const string Ids = "docs/ids";
+    public const string ByEtag = "docs/by-etag";
+    public const string Tombstones = "docs/tombstones";
+    public const string CollectionPrefix = "docs/c/";
+    public const string Collections = "docs/collections";
+    public const string State = "docs/state";
+    public const string Sources = "docs/sources";
+    public const string DeadLetters = "docs/dead-letters";
+    public const string Consumers = "docs/consumers";
+}

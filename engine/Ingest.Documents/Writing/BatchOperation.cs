@@ -1,0 +1,26 @@
+namespace Ingest.Documents.Writing;
+
+/// <summary>
+/// One operation of a <see cref="WriteBatch"/>. Payloads (bodies, raw dead letters) and, once the
+/// batch is validated, folded id keys live in the batch's byte buffer at the given offsets.
+/// </summary>
+internal struct BatchOperation
+{
+    public OperationKind Kind;
+
+    /// <summary>Document id (put, delete) or source name (source position, dead letter).</summary>
+    public string Name;
+
+    /// <summary>Collection (put) or reason (dead letter).</summary>
+    public string? Text;
+
+    public int PayloadOffset;
+    public int PayloadLength;
+    public int KeyOffset;
+    public int KeyLength;
+    public int Partition;
+    public long Offset;
+
+    /// <summary>The collection, resolved by validation (puts only).</summary>
+    public CollectionName? CollectionName;
+}

@@ -1,0 +1,9 @@
+namespace Ingest.Documents.Writing;
+
+internal enum OperationKind : byte
+{
+    Put,
+    Delete,
+    SourcePosition,
+    DeadLetter,
+}

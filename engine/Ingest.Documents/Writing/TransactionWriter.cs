@@ -1,0 +1,396 @@
+using System.Buffers.Binary;
+using System.Text;
+using Ingest.Documents.Ids;
+using Ingest.Documents.Records;
+using Ingest.Storage;
+using Ingest.Storage.FixedSizeTrees;
+using Ingest.Storage.Trees;
+
+namespace Ingest.Documents.Writing;
+
+/// <summary>
+/// Applies operations inside one storage write transaction, keeping the store's counters and the
+/// touched collections' counters in memory and writing them back once in <see cref="End"/>.
+/// Used by the writer thread only; reused across transactions.
+/// </summary>
+internal sealed class TransactionWriter
+{
+    private readonly Dictionary<string, CollectionEntry> _collections = new(StringComparer.Ordinal);
+    private byte[] _purgeKeys = new byte[EtagKey.Size * 1024];
+    private WriteTransaction? _tx;
+    private Tree _ids = null!;
+    private Tree _byEtag = null!;
+    private Tree _tombstones = null!;
+    private Tree _collectionStats = null!;
+    private FixedSizeTree _stateTree = null!;
+    private StoreStateRecord _state;
+    private byte[] _value = new byte[4096];
+    private long _nowTicks;
+
+    public long LastEtag => _state.LastEtag;
+
+    public WriteTransaction Transaction => _tx ?? throw new InvalidOperationException("No transaction.");
+
+    public void Begin(WriteTransaction tx)
+    {
+        _tx = tx;
+        _collections.Clear();
+        _nowTicks = DateTime.UtcNow.Ticks;
+        _ids = tx.CreateTree(TreeNames.Ids);
+        _byEtag = tx.CreateTree(TreeNames.ByEtag);
+        _tombstones = tx.CreateTree(TreeNames.Tombstones);
+        _collectionStats = tx.CreateTree(TreeNames.Collections);
+        _stateTree = tx.CreateFixedSizeTree(TreeNames.State, StoreStateRecord.Size);
+        _state = ReadState(_stateTree);
+    }
+
+    public static StoreStateRecord ReadState(FixedSizeTree? stateTree)
+    {
+        if (stateTree == null || !stateTree.TryGet(0, out var value))
+        {
+            return new StoreStateRecord { Format = StoreStateRecord.CurrentFormat };
+        }
+
+        var state = RecordIO.Read<StoreStateRecord>(value);
+        if (state.Format != StoreStateRecord.CurrentFormat)
+        {
+            throw new InvalidDataException($"The document store's format is {state.Format}; this version reads format {StoreStateRecord.CurrentFormat}.");
+        }
+
+        return state;
+    }
+
+    public void End()
+    {
+        foreach (var entry in _collections.Values)
+        {
+            if (!entry.Dirty)
+            {
+                continue;
+            }
+
+            var value = Buffer(CollectionStatsRecord.Size + entry.NameUtf8.Length);
+            RecordIO.Write(value, in entry.Stats);
+            entry.NameUtf8.CopyTo(value[CollectionStatsRecord.Size..]);
+            _collectionStats.Put(entry.FoldedUtf8, value);
+        }
+
+        _stateTree.Put(0, RecordIO.AsBytes(ref _state));
+        _tx = null;
+    }
+
+    /// <summary>Applies a validated batch; returns the etags it took.</summary>
+    public WriteResult Apply(WriteBatch batch)
+    {
+        long first = 0;
+        long last = 0;
+        foreach (var op in batch.Operations)
+        {
+            long etag = 0;
+            switch (op.Kind)
+            {
+                case OperationKind.Put:
+                    etag = Put(batch, op);
+                    break;
+                case OperationKind.Delete:
+                    etag = Delete(batch.Bytes(op.KeyOffset, op.KeyLength));
+                    break;
+                case OperationKind.SourcePosition:
+                    SetSourcePosition(op.Name, op.Partition, op.Offset);
+                    break;
+                case OperationKind.DeadLetter:
+                    AddDeadLetter(op.Name, op.Partition, op.Offset, op.Text!, batch.Bytes(op.PayloadOffset, op.PayloadLength));
+                    break;
+            }
+
+            if (etag != 0)
+            {
+                first = first == 0 ? etag : first;
+                last = etag;
+            }
+        }
+
+        return new WriteResult(first, last, Transaction.TransactionId);
+    }
+
+    private long Put(WriteBatch batch, in BatchOperation op)
+    {
+        var key = batch.Bytes(op.KeyOffset, op.KeyLength);
+        var name = op.CollectionName!;
+        var collection = Collection(name.FoldedUtf8, name.Folded, name.Utf8);
+        if (_ids.TryGet(key, out var existing))
+        {
+            RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(existing), name.Utf8, collection, makeTombstone: false, out _);
+        }
+
+        var body = batch.Bytes(op.PayloadOffset, op.PayloadLength);
+        var etag = ++_state.LastEtag;
+        var idBytes = Encoding.UTF8.GetByteCount(op.Name);
+        var size = DocumentRecord.Size + idBytes + name.Utf8.Length + body.Length;
+        var value = Buffer(size);
+        var header = new DocumentRecord
+        {
+            LastModifiedTicks = _nowTicks,
+            Flags = 0,
+            IdLength = (ushort)idBytes,
+            CollectionLength = (ushort)name.Utf8.Length,
+        };
+        RecordIO.Write(value, in header);
+        Encoding.UTF8.GetBytes(op.Name, value[DocumentRecord.Size..]);
+        name.Utf8.CopyTo(value[(DocumentRecord.Size + idBytes)..]);
+        body.CopyTo(value[(DocumentRecord.Size + idBytes + name.Utf8.Length)..]);
+
+        Span<byte> etagKey = stackalloc byte[EtagKey.Size];
+        EtagKey.Write(etagKey, etag);
+        _byEtag.Put(etagKey, value);
+        Span<byte> etagValue = stackalloc byte[8];
+        BinaryPrimitives.WriteInt64LittleEndian(etagValue, etag);
+        _ids.Put(key, etagValue);
+
+        collection.Etags.Add(etag);
+        collection.Stats.Count++;
+        collection.Stats.Bytes += body.Length;
+        collection.Stats.LastEtag = etag;
+        collection.Dirty = true;
+        _state.DocumentCount++;
+        _state.DocumentBytes += body.Length;
+        return etag;
+    }
+
+    private long Delete(ReadOnlySpan<byte> key)
+    {
+        if (!_ids.TryGet(key, out var existing))
+        {
+            return 0;
+        }
+
+        var oldEtag = BinaryPrimitives.ReadInt64LittleEndian(existing);
+        var record = RemoveLive(oldEtag, default, null, makeTombstone: true, out var collection);
+        _ids.Delete(key);
+
+        var etag = ++_state.LastEtag;
+        collection.Stats.LastEtag = etag;
+        Span<byte> etagKey = stackalloc byte[EtagKey.Size];
+        EtagKey.Write(etagKey, etag);
+        _tombstones.Put(etagKey, record);
+        _state.TombstoneCount++;
+        return etag;
+    }
+
+    /// <summary>
+    /// Removes the live document at <paramref name="etag"/> from the etag tree, its collection's set
+    /// and the counters. With <paramref name="makeTombstone"/> set, returns its tombstone record (in the
+    /// shared value buffer: valid until the next call that uses it).
+    /// </summary>
+    private ReadOnlySpan<byte> RemoveLive(long etag, ReadOnlySpan<byte> hintCollectionUtf8, CollectionEntry? hint, bool makeTombstone, out CollectionEntry collection)
+    {
+        Span<byte> etagKey = stackalloc byte[EtagKey.Size];
+        EtagKey.Write(etagKey, etag);
+        if (!_byEtag.TryGet(etagKey, out var value))
+        {
+            throw new InvalidDataException($"The id index points at etag {etag}, which holds no document.");
+        }
+
+        var header = DocumentRecord.Read(value);
+        var collectionUtf8 = header.Collection(value);
+        var bodyLength = value.Length - DocumentRecord.Size - header.IdLength - header.CollectionLength;
+        collection = hint != null && collectionUtf8.SequenceEqual(hintCollectionUtf8)
+            ? hint
+            : CollectionOf(collectionUtf8);
+
+        ReadOnlySpan<byte> result = default;
+        if (makeTombstone)
+        {
+            var size = DocumentRecord.Size + header.IdLength + header.CollectionLength;
+            var copy = Buffer(size);
+            value[..size].CopyTo(copy);
+            var tomb = header;
+            tomb.LastModifiedTicks = _nowTicks;
+            tomb.Flags |= (uint)DocumentFlags.Deleted;
+            RecordIO.Write(copy, in tomb);
+            result = copy;
+        }
+
+        _byEtag.Delete(etagKey);
+        collection.Etags.Delete(etag);
+        collection.Stats.Count--;
+        collection.Stats.Bytes -= bodyLength;
+        collection.Dirty = true;
+        _state.DocumentCount--;
+        _state.DocumentBytes -= bodyLength;
+        return result;
+    }
+
+    private CollectionEntry CollectionOf(ReadOnlySpan<byte> collectionUtf8)
+    {
+        var name = Encoding.UTF8.GetString(collectionUtf8);
+        var folded = IdKey.FoldToString(name);
+        return Collection(Encoding.UTF8.GetBytes(folded), folded, collectionUtf8.ToArray());
+    }
+
+    private CollectionEntry Collection(byte[] foldedUtf8, string folded, byte[] nameUtf8)
+    {
+        if (_collections.TryGetValue(folded, out var entry))
+        {
+            return entry;
+        }
+
+        var stats = default(CollectionStatsRecord);
+        var storedName = nameUtf8;
+        if (_collectionStats.TryGet(foldedUtf8, out var value))
+        {
+            stats = RecordIO.Read<CollectionStatsRecord>(value);
+            storedName = value[CollectionStatsRecord.Size..].ToArray();
+        }
+
+        var etags = Transaction.CreateFixedSizeTree(TreeNames.CollectionPrefix + folded, 0);
+        entry = new CollectionEntry(foldedUtf8, storedName, etags, stats);
+        _collections[folded] = entry;
+        return entry;
+    }
+
+    private void SetSourcePosition(string source, int partition, long nextOffset)
+    {
+        var sources = Transaction.CreateTree(TreeNames.Sources);
+        Span<byte> key = stackalloc byte[SourcePositionRecord.MaxKeySize(source)];
+        var length = SourcePositionRecord.WriteKey(source, partition, key);
+        var record = new SourcePositionRecord { NextOffset = nextOffset, Etag = _state.LastEtag, UpdatedTicks = _nowTicks };
+        sources.Put(key[..length], RecordIO.AsBytes(ref record));
+    }
+
+    private void AddDeadLetter(string source, int partition, long offset, string reason, ReadOnlySpan<byte> raw)
+    {
+        var deadLetters = Transaction.CreateTree(TreeNames.DeadLetters);
+        var sourceBytes = Encoding.UTF8.GetByteCount(source);
+        var reasonBytes = Encoding.UTF8.GetByteCount(reason);
+        var value = Buffer(DeadLetterRecord.Size + sourceBytes + reasonBytes + raw.Length);
+        var header = new DeadLetterRecord
+        {
+            Offset = offset,
+            StoredTicks = _nowTicks,
+            Partition = partition,
+            RawLength = raw.Length,
+            SourceLength = sourceBytes,
+            ReasonLength = reasonBytes,
+        };
+        RecordIO.Write(value, in header);
+        Encoding.UTF8.GetBytes(source, value[DeadLetterRecord.Size..]);
+        Encoding.UTF8.GetBytes(reason, value[(DeadLetterRecord.Size + sourceBytes)..]);
+        raw.CopyTo(value[(DeadLetterRecord.Size + sourceBytes + reasonBytes)..]);
+        Span<byte> key = stackalloc byte[EtagKey.Size];
+        EtagKey.Write(key, ++_state.LastDeadLetterId);
+        deadLetters.Put(key, value);
+        _state.DeadLetterCount++;
+    }
+
+    public bool DeleteDeadLetter(long id)
+    {
+        var deadLetters = Transaction.OpenTree(TreeNames.DeadLetters);
+        Span<byte> key = stackalloc byte[EtagKey.Size];
+        EtagKey.Write(key, id);
+        if (deadLetters == null || !deadLetters.Delete(key))
+        {
+            return false;
+        }
+
+        _state.DeadLetterCount--;
+        return true;
+    }
+
+    /// <summary>Registers a consumer (keeping its progress if it exists); returns its acknowledged etag.</summary>
+    public long RegisterConsumer(string name, long startEtag)
+    {
+        var consumers = Transaction.CreateTree(TreeNames.Consumers);
+        var key = Encoding.UTF8.GetBytes(name);
+        if (consumers.TryGet(key, out var value))
+        {
+            return RecordIO.Read<ConsumerRecord>(value).AcknowledgedEtag;
+        }
+
+        var record = new ConsumerRecord { AcknowledgedEtag = startEtag, RegisteredTicks = _nowTicks, UpdatedTicks = _nowTicks };
+        consumers.Put(key, RecordIO.AsBytes(ref record));
+        return startEtag;
+    }
+
+    /// <summary>Moves a consumer's acknowledged etag forward (never back) and purges tombstones every consumer has passed.</summary>
+    public long ReportProgress(string name, long acknowledgedEtag)
+    {
+        var consumers = Transaction.CreateTree(TreeNames.Consumers);
+        var key = Encoding.UTF8.GetBytes(name);
+        if (!consumers.TryGet(key, out var value))
+        {
+            throw new InvalidOperationException($"The consumer '{name}' is not registered.");
+        }
+
+        var record = RecordIO.Read<ConsumerRecord>(value);
+        if (acknowledgedEtag > record.AcknowledgedEtag)
+        {
+            record.AcknowledgedEtag = acknowledgedEtag;
+            record.UpdatedTicks = _nowTicks;
+            consumers.Put(key, RecordIO.AsBytes(ref record));
+        }
+
+        return PurgeTombstones();
+    }
+
+    public bool UnregisterConsumer(string name)
+    {
+        var consumers = Transaction.OpenTree(TreeNames.Consumers);
+        return consumers != null && consumers.Delete(Encoding.UTF8.GetBytes(name));
+    }
+
+    /// <summary>Deletes the tombstones at or below the lowest etag every registered consumer acknowledged (all of them if none is registered).</summary>
+    public long PurgeTombstones()
+    {
+        var limit = _state.LastEtag;
+        var consumers = Transaction.OpenTree(TreeNames.Consumers);
+        if (consumers != null)
+        {
+            var cursor = consumers.CreateCursor();
+            for (var ok = cursor.First(); ok; ok = cursor.MoveNext())
+            {
+                limit = Math.Min(limit, RecordIO.Read<ConsumerRecord>(cursor.Value).AcknowledgedEtag);
+            }
+        }
+
+        if (limit <= _state.TombstonesPurgedThrough || _state.TombstoneCount == 0)
+        {
+            return 0;
+        }
+
+        // Tombstone keys are 8-byte big-endian etags: collect them packed end to end, in order, and
+        // remove them in one sorted pass.
+        var used = 0;
+        var tombstones = _tombstones.CreateCursor();
+        for (var ok = tombstones.First(); ok && EtagKey.Read(tombstones.Key) <= limit; ok = tombstones.MoveNext())
+        {
+            if (used + EtagKey.Size > _purgeKeys.Length)
+            {
+                Array.Resize(ref _purgeKeys, _purgeKeys.Length * 2);
+            }
+
+            tombstones.Key.CopyTo(_purgeKeys.AsSpan(used));
+            used += EtagKey.Size;
+        }
+
+        var purged = used == 0 ? 0 : _tombstones.DeleteSorted(_purgeKeys.AsSpan(0, used), EtagKey.Size);
+        if (_purgeKeys.Length > 1024 * 1024)
+        {
+            _purgeKeys = new byte[EtagKey.Size * 1024]; // a rare huge purge does not pin its buffer
+        }
+
+        _state.TombstoneCount -= purged;
+        _state.TombstonesPurgedThrough = limit;
+        return purged;
+    }
+
+    private Span<byte> Buffer(int size)
+    {
+        if (_value.Length < size)
+        {
+            _value = new byte[Math.Max(size, _value.Length * 2)];
+        }
+
+        return _value.AsSpan(0, size);
+    }
+}

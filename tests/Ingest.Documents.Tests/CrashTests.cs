@@ -1,0 +1,163 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+using Ingest.Documents.CrashWorker;
+using Ingest.Storage;
+using Xunit.Abstractions;
+
+namespace Ingest.Documents.Tests;
+
+/// <summary>Kills a child process writing document batches with SIGKILL and checks what survives.</summary>
+public sealed class CrashTests(ITestOutputHelper output)
+{
+    private const int Kills = 20;
+
+    private static string WorkerPath()
+    {
+        var testDir = AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar);
+        var path = testDir.Replace("Ingest.Documents.Tests", "Ingest.Documents.CrashWorker", StringComparison.Ordinal);
+        return Path.Combine(path, "Ingest.Documents.CrashWorker.dll");
+    }
+
+    [Fact]
+    public void Batches_survive_sigkill_whole_with_their_source_positions_or_not_at_all() => TestSeed.Run(seed =>
+    {
+        var worker = WorkerPath();
+        Assert.True(File.Exists(worker), $"crash worker not built at {worker}");
+        using var dir = new TestDirectory();
+        var rnd = new Random(seed);
+        var reported = new long[CrashBatches.Partitions];
+        Array.Fill(reported, -1);
+        for (var kill = 0; kill < Kills; kill++)
+        {
+            var lastReported = RunAndKill(worker, dir.Path, rnd.Next(), TimeSpan.FromMilliseconds(rnd.Next(50, 400)));
+            var positions = Verify(dir.Path);
+            output.WriteLine($"kill {kill}: reported [{string.Join(", ", lastReported)}], stored next offsets [{string.Join(", ", positions)}]");
+            for (var p = 0; p < CrashBatches.Partitions; p++)
+            {
+                reported[p] = Math.Max(reported[p], lastReported[p]);
+                Assert.True(positions[p] > reported[p], $"partition {p}: batch {reported[p]} was reported durable, but the stored next offset is {positions[p]}");
+                reported[p] = positions[p] - 1;
+            }
+        }
+
+        Assert.True(reported.Sum() >= Kills, $"only [{string.Join(", ", reported)}] batches committed across {Kills} runs");
+    });
+
+    /// <summary>Starts the worker, waits for its first batch, lets it run, kills it; returns the last batch it reported per partition.</summary>
+    private static long[] RunAndKill(string worker, string directory, int seed, TimeSpan runFor)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add("exec");
+        start.ArgumentList.Add(worker);
+        start.ArgumentList.Add(directory);
+        start.ArgumentList.Add(seed.ToString(CultureInfo.InvariantCulture));
+        using var process = Process.Start(start)!;
+        var last = new long[CrashBatches.Partitions];
+        Array.Fill(last, -1);
+        var firstBatch = new ManualResetEventSlim();
+        var reader = new Thread(() =>
+        {
+            string? line;
+            while ((line = process.StandardOutput.ReadLine()) != null)
+            {
+                var parts = line.Split(' ');
+                if (parts.Length == 2 && int.TryParse(parts[0], CultureInfo.InvariantCulture, out var p) && long.TryParse(parts[1], CultureInfo.InvariantCulture, out var b))
+                {
+                    lock (last)
+                    {
+                        last[p] = Math.Max(last[p], b);
+                    }
+
+                    firstBatch.Set();
+                }
+            }
+
+            firstBatch.Set();
+        });
+        reader.Start();
+        var stderr = process.StandardError.ReadToEndAsync();
+        if (!firstBatch.Wait(TimeSpan.FromSeconds(60)))
+        {
+            process.Kill();
+            throw new TimeoutException("the worker wrote no batch within 60 s");
+        }
+
+        Thread.Sleep(runFor);
+        if (process.HasExited)
+        {
+            throw new InvalidOperationException($"the worker exited with {process.ExitCode}: {stderr.Result}");
+        }
+
+        process.Kill(entireProcessTree: true); // SIGKILL
+        process.WaitForExit();
+        reader.Join();
+        lock (last)
+        {
+            return (long[])last.Clone();
+        }
+    }
+
+    /// <summary>Checks every partition's batches against its stored position; returns the positions.</summary>
+    private static long[] Verify(string directory)
+    {
+        using var store = DocumentStore.Open(directory, TestDirectory.Options(SyncMode.NoSyncUnsafe));
+        using var reader = store.BeginRead();
+        var positions = new long[CrashBatches.Partitions];
+        for (var p = 0; p < CrashBatches.Partitions; p++)
+        {
+            positions[p] = reader.GetSourcePosition(CrashBatches.Source, p)?.Position.NextOffset ?? 0;
+        }
+
+        // Every live document and tombstone, by partition and batch.
+        var live = new Dictionary<(int P, long B), HashSet<int>>();
+        var tombstones = new Dictionary<(int P, long B), int>();
+        long previousEtag = 0;
+        long liveCount = 0;
+        foreach (var change in reader.GetChangesSince(0))
+        {
+            Assert.True(change.Etag > previousEtag, "etags must increase along the changes feed");
+            previousEtag = change.Etag;
+            var parts = change.Id.Split('/');
+            var key = (int.Parse(parts[0].AsSpan(1), CultureInfo.InvariantCulture), long.Parse(parts[1].AsSpan(1), CultureInfo.InvariantCulture));
+            var j = int.Parse(parts[2], CultureInfo.InvariantCulture);
+            if (change.IsDeleted)
+            {
+                Assert.Equal(0, j);
+                tombstones[key] = tombstones.GetValueOrDefault(key) + 1;
+                continue;
+            }
+
+            liveCount++;
+            using var json = JsonDocument.Parse(change.Body.ToArray());
+            Assert.Equal(key.Item2, json.RootElement.GetProperty("b").GetInt64());
+            Assert.True(live.TryAdd(key, [j]) || live[key].Add(j));
+        }
+
+        Assert.Equal(liveCount, reader.GetStats().DocumentCount);
+        foreach (var ((p, b), _) in live)
+        {
+            Assert.True(b < positions[p], $"partition {p} batch {b} has documents but the stored next offset is {positions[p]}");
+        }
+
+        for (var p = 0; p < CrashBatches.Partitions; p++)
+        {
+            for (long b = 0; b < positions[p]; b++)
+            {
+                var count = CrashBatches.DocumentCount(p, b);
+                var deleted = b < positions[p] - CrashBatches.DeleteLag;
+                var expected = Enumerable.Range(deleted ? 1 : 0, deleted ? count - 1 : count).ToHashSet();
+                var actual = live.GetValueOrDefault((p, b)) ?? [];
+                Assert.True(expected.SetEquals(actual), $"partition {p} batch {b} (next offset {positions[p]}): documents [{string.Join(",", actual.Order())}], expected [{string.Join(",", expected.Order())}]");
+                Assert.Equal(deleted ? 1 : 0, tombstones.GetValueOrDefault((p, b)));
+            }
+        }
+
+        return positions;
+    }
+}

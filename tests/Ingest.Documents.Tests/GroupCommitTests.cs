@@ -1,0 +1,117 @@
+using System.Globalization;
+using Ingest.Storage;
+using Xunit.Abstractions;
+
+namespace Ingest.Documents.Tests;
+
+public sealed class GroupCommitTests(ITestOutputHelper output)
+{
+    [Fact]
+    public async Task Concurrent_single_document_batches_all_land_and_share_journal_syncs()
+    {
+        const int Writers = 64;
+        const int BatchesPerWriter = 1000;
+        using var dir = new TestDirectory();
+        using var store = dir.Open(SyncMode.Durable);
+
+        var started = DateTime.UtcNow;
+        var tasks = Enumerable.Range(0, Writers).Select(w => Task.Run(async () =>
+        {
+            var batch = new WriteBatch();
+            for (var i = 0; i < BatchesPerWriter; i++)
+            {
+                batch.Clear();
+                batch.Put($"w{w}/{i}", "Items", $"{{\"w\":{w},\"i\":{i}}}").SetSourcePosition("test", w, i + 1);
+                await store.WriteAsync(batch);
+            }
+        })).ToArray();
+        await Task.WhenAll(tasks);
+
+        var stats = store.GetStats();
+        output.WriteLine($"{store.BatchCount} batches in {store.CommitCount} commits ({(DateTime.UtcNow - started).TotalSeconds:N1} s)");
+        Assert.Equal(Writers * BatchesPerWriter, stats.DocumentCount);
+        Assert.Equal(Writers * BatchesPerWriter, store.LastEtag);
+        Assert.Equal(Writers * BatchesPerWriter, store.BatchCount);
+        Assert.True(store.CommitCount * 8 < store.BatchCount, $"{store.CommitCount} commits for {store.BatchCount} batches");
+        for (var w = 0; w < Writers; w++)
+        {
+            Assert.Equal(BatchesPerWriter, store.GetSourcePosition("test", w)!.Value.Position.NextOffset);
+            Assert.NotNull(store.Get(string.Create(CultureInfo.InvariantCulture, $"W{w}/{BatchesPerWriter - 1}")));
+        }
+    }
+
+    [Fact]
+    public async Task An_invalid_batch_fails_alone_while_concurrent_valid_batches_commit()
+    {
+        using var dir = new TestDirectory();
+        using var store = dir.Open(SyncMode.Durable);
+
+        var tasks = Enumerable.Range(0, 200).Select(i => Task.Run(async () =>
+        {
+            var batch = new WriteBatch().Put($"ok/{i}", "C", "{}");
+            if (i % 10 == 0)
+            {
+                batch.Put($"bad/{i}", "C", "{not json");
+            }
+
+            try
+            {
+                await store.WriteAsync(batch);
+                return true;
+            }
+            catch (InvalidDocumentException ex)
+            {
+                Assert.Equal($"bad/{i}", ex.DocumentId);
+                return false;
+            }
+        })).ToArray();
+        var outcomes = await Task.WhenAll(tasks);
+
+        Assert.Equal(180, outcomes.Count(o => o));
+        Assert.Equal(180, store.GetStats().DocumentCount);
+        for (var i = 0; i < 200; i++)
+        {
+            Assert.Equal(i % 10 != 0, store.Get($"ok/{i}") != null);
+        }
+    }
+
+    [Fact]
+    public async Task A_write_failing_inside_a_merged_transaction_fails_alone()
+    {
+        using var dir = new TestDirectory();
+        using var store = dir.Open(SyncMode.Durable);
+
+        // Progress for an unregistered consumer throws while the transaction is applied, not at
+        // validation; whatever it was merged with is retried on its own and commits.
+        var writes = Enumerable.Range(0, 100).Select(i => store.WriteAsync(new WriteBatch().Put($"d/{i}", "C", "{}"))).ToList();
+        var progress = store.ReportProgressAsync("nobody", 1);
+        writes.AddRange(Enumerable.Range(100, 100).Select(i => store.WriteAsync(new WriteBatch().Put($"d/{i}", "C", "{}"))));
+
+        await Assert.ThrowsAsync<InvalidOperationException>(() => progress);
+        await Task.WhenAll(writes);
+        Assert.Equal(200, store.GetStats().DocumentCount);
+        Assert.Equal(200, store.LastEtag);
+    }
+
+    [Fact]
+    public async Task Writing_the_same_batch_twice_concurrently_is_refused()
+    {
+        using var dir = new TestDirectory();
+        using var store = dir.Open(SyncMode.Durable);
+        var batch = new WriteBatch();
+        for (var i = 0; i < 2000; i++)
+        {
+            batch.Put($"d/{i}", "C", "{}");
+        }
+
+        var first = store.WriteAsync(batch);
+        if (!first.IsCompleted)
+        {
+            Assert.Throws<InvalidOperationException>(() => { _ = store.WriteAsync(batch); });
+            Assert.Throws<InvalidOperationException>(() => batch.Put("x", "C", "{}"));
+        }
+
+        await first;
+        Assert.Equal(2000, store.GetStats().DocumentCount);
+    }
+}
