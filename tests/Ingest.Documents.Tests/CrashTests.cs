@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using Ingest.Documents.CrashWorker;
@@ -12,18 +11,10 @@ public sealed class CrashTests(ITestOutputHelper output)
 {
     private const int Kills = 20;
 
-    private static string WorkerPath()
-    {
-        var testDir = AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar);
-        var path = testDir.Replace("Ingest.Documents.Tests", "Ingest.Documents.CrashWorker", StringComparison.Ordinal);
-        return Path.Combine(path, "Ingest.Documents.CrashWorker.dll");
-    }
-
     [Fact]
     public void Batches_survive_sigkill_whole_with_their_source_positions_or_not_at_all() => TestSeed.Run(seed =>
     {
-        var worker = WorkerPath();
-        Assert.True(File.Exists(worker), $"crash worker not built at {worker}");
+        var worker = CrashWorkerProcess.PathOf("Ingest.Documents.Tests", "Ingest.Documents.CrashWorker");
         using var dir = new TestDirectory();
         var rnd = new Random(seed);
         var reported = new long[CrashBatches.Partitions];
@@ -44,59 +35,26 @@ public sealed class CrashTests(ITestOutputHelper output)
         Assert.True(reported.Sum() >= Kills, $"only [{string.Join(", ", reported)}] batches committed across {Kills} runs");
     });
 
-    /// <summary>Starts the worker, waits for its first batch, lets it run, kills it; returns the last batch it reported per partition.</summary>
+    /// <summary>Runs the worker until a random SIGKILL; returns the last batch it reported durable, per partition.</summary>
     private static long[] RunAndKill(string worker, string directory, int seed, TimeSpan runFor)
     {
-        var start = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        start.ArgumentList.Add("exec");
-        start.ArgumentList.Add(worker);
-        start.ArgumentList.Add(directory);
-        start.ArgumentList.Add(seed.ToString(CultureInfo.InvariantCulture));
-        using var process = Process.Start(start)!;
         var last = new long[CrashBatches.Partitions];
         Array.Fill(last, -1);
-        var firstBatch = new ManualResetEventSlim();
-        var reader = new Thread(() =>
+        CrashWorkerProcess.RunAndKill(worker, directory, seed, runFor, line =>
         {
-            string? line;
-            while ((line = process.StandardOutput.ReadLine()) != null)
+            var parts = line.Split(' ');
+            if (parts.Length != 2 || !int.TryParse(parts[0], CultureInfo.InvariantCulture, out var p) || !long.TryParse(parts[1], CultureInfo.InvariantCulture, out var b))
             {
-                var parts = line.Split(' ');
-                if (parts.Length == 2 && int.TryParse(parts[0], CultureInfo.InvariantCulture, out var p) && long.TryParse(parts[1], CultureInfo.InvariantCulture, out var b))
-                {
-                    lock (last)
-                    {
-                        last[p] = Math.Max(last[p], b);
-                    }
-
-                    firstBatch.Set();
-                }
+                return false;
             }
 
-            firstBatch.Set();
+            lock (last)
+            {
+                last[p] = Math.Max(last[p], b);
+            }
+
+            return true;
         });
-        reader.Start();
-        var stderr = process.StandardError.ReadToEndAsync();
-        if (!firstBatch.Wait(TimeSpan.FromSeconds(60)))
-        {
-            process.Kill();
-            throw new TimeoutException("the worker wrote no batch within 60 s");
-        }
-
-        Thread.Sleep(runFor);
-        if (process.HasExited)
-        {
-            throw new InvalidOperationException($"the worker exited with {process.ExitCode}: {stderr.Result}");
-        }
-
-        process.Kill(entireProcessTree: true); // SIGKILL
-        process.WaitForExit();
-        reader.Join();
         lock (last)
         {
             return (long[])last.Clone();

@@ -1,5 +1,4 @@
 using System.Buffers.Binary;
-using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using Xunit.Abstractions;
@@ -11,18 +10,10 @@ public sealed class CrashTests(ITestOutputHelper output)
 {
     private const int Kills = 20;
 
-    private static string WorkerPath()
-    {
-        var testDir = AppContext.BaseDirectory.TrimEnd(Path.DirectorySeparatorChar);
-        var path = testDir.Replace("Ingest.Storage.Tests", "Ingest.Storage.CrashWorker", StringComparison.Ordinal);
-        return Path.Combine(path, "Ingest.Storage.CrashWorker.dll");
-    }
-
     [Fact]
     public void Commit_survives_sigkill_and_no_transaction_is_half_applied() => TestSeed.Run(seed =>
     {
-        var worker = WorkerPath();
-        Assert.True(File.Exists(worker), $"crash worker not built at {worker}");
+        var worker = CrashWorkerProcess.PathOf("Ingest.Storage.Tests", "Ingest.Storage.CrashWorker");
         using var dir = new TestDirectory();
         var rnd = new Random(seed);
         long reported = 0;
@@ -39,53 +30,20 @@ public sealed class CrashTests(ITestOutputHelper output)
         Assert.True(reported >= Kills, $"only {reported} transactions committed across {Kills} runs");
     });
 
-    /// <summary>Starts the worker, waits for its first commit, lets it run, kills it; returns the last tx it reported.</summary>
+    /// <summary>Runs the worker until a random SIGKILL; returns the last transaction it reported committed.</summary>
     private static long RunAndKill(string worker, string directory, int seed, TimeSpan runFor)
     {
-        var start = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        start.ArgumentList.Add("exec");
-        start.ArgumentList.Add(worker);
-        start.ArgumentList.Add(directory);
-        start.ArgumentList.Add(seed.ToString(CultureInfo.InvariantCulture));
-        using var process = Process.Start(start)!;
         long last = 0;
-        var firstCommit = new ManualResetEventSlim();
-        var reader = new Thread(() =>
+        CrashWorkerProcess.RunAndKill(worker, directory, seed, runFor, line =>
         {
-            string? line;
-            while ((line = process.StandardOutput.ReadLine()) != null)
+            if (!long.TryParse(line, CultureInfo.InvariantCulture, out var tx))
             {
-                if (long.TryParse(line, CultureInfo.InvariantCulture, out var tx))
-                {
-                    Volatile.Write(ref last, tx);
-                    firstCommit.Set();
-                }
+                return false;
             }
 
-            firstCommit.Set();
+            Volatile.Write(ref last, tx);
+            return true;
         });
-        reader.Start();
-        var stderr = process.StandardError.ReadToEndAsync();
-        if (!firstCommit.Wait(TimeSpan.FromSeconds(60)))
-        {
-            process.Kill();
-            throw new TimeoutException("the worker did not commit within 60 s");
-        }
-
-        Thread.Sleep(runFor);
-        if (process.HasExited)
-        {
-            throw new InvalidOperationException($"the worker exited with {process.ExitCode}: {stderr.Result}");
-        }
-
-        process.Kill(entireProcessTree: true); // SIGKILL
-        process.WaitForExit();
-        reader.Join();
         return Volatile.Read(ref last);
     }
 

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Testing;
 
 /// <summary>Seeds for randomized tests: INGEST_TEST_SEED replays a failure.</summary>
 internal static class TestSeed
