@@ -11,9 +11,12 @@ internal static class DocumentsCommand
     public const string Usage =
         "documents [--quick] [--json PATH] [--dir DIR] [--systems ingest,sqlite] [--workloads NAME,...] [--seed N]";
 
+    public const int DefaultSeed = 20_250_401;
+
     public static int Run(string[] args)
     {
-        if (!TryParse(args, out var options, out var error))
+        var known = (Systems: DocumentSystems.All.Select(s => s.Name).ToList(), Workloads: DocumentWorkloads.All.Select(w => w.Name).ToList());
+        if (!BenchmarkArguments.TryParse(args, DefaultSeed, known.Systems, known.Workloads, out var options, out var error))
         {
             Console.Error.WriteLine(error);
             Console.Error.WriteLine($"usage: {Usage}");
@@ -22,7 +25,7 @@ internal static class DocumentsCommand
 
         var systems = DocumentSystems.All.Where(s => options.Systems.Count == 0 || options.Systems.Contains(s.Name)).ToList();
         var workloads = DocumentWorkloads.All.Where(w => options.Workloads.Count == 0 || options.Workloads.Contains(w.Name)).ToList();
-        var sizes = options.Sizes;
+        var sizes = options.Quick ? DocumentsSizes.Quick : DocumentsSizes.Full;
 
         Directory.CreateDirectory(options.BaseDirectory);
         MachineInfo.Describe(options.BaseDirectory).Print(Console.Out);
@@ -86,68 +89,4 @@ internal static class DocumentsCommand
             return new WorkloadFailed(e);
         }
     }
-
-    private static bool TryParse(string[] args, out DocumentsOptions options, out string error)
-    {
-        options = new DocumentsOptions();
-        error = string.Empty;
-        for (var i = 0; i < args.Length; i++)
-        {
-            var arg = args[i];
-            string? Value()
-            {
-                return i + 1 < args.Length ? args[++i] : null;
-            }
-
-            switch (arg)
-            {
-                case "--quick":
-                    options = options with { Quick = true };
-                    break;
-                case "--json":
-                    options = options with { JsonPath = Value() ?? Missing(arg, out error) };
-                    break;
-                case "--dir":
-                    options = options with { BaseDirectory = Value() ?? Missing(arg, out error) };
-                    break;
-                case "--systems":
-                    options = options with { Systems = Names(Value() ?? Missing(arg, out error)) };
-                    break;
-                case "--workloads":
-                    options = options with { Workloads = Names(Value() ?? Missing(arg, out error)) };
-                    break;
-                case "--seed" when int.TryParse(Value(), CultureInfo.InvariantCulture, out var seed):
-                    options = options with { Seed = seed };
-                    break;
-                default:
-                    error = $"unknown or incomplete option: {arg}";
-                    return false;
-            }
-
-            if (error.Length > 0)
-            {
-                return false;
-            }
-        }
-
-        var unknown = options.Systems.Except(DocumentSystems.All.Select(s => s.Name))
-            .Concat(options.Workloads.Except(DocumentWorkloads.All.Select(w => w.Name)))
-            .ToList();
-        if (unknown.Count > 0)
-        {
-            error = $"unknown systems or workloads: {string.Join(", ", unknown)}; workloads are {string.Join(", ", DocumentWorkloads.All.Select(w => w.Name))}";
-            return false;
-        }
-
-        return true;
-    }
-
-    private static string Missing(string option, out string error)
-    {
-        error = $"{option} needs a value";
-        return string.Empty;
-    }
-
-    private static HashSet<string> Names(string list) =>
-        list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(StringComparer.Ordinal);
 }
