@@ -51,6 +51,9 @@ public sealed class DocumentStore : IDisposable
     /// </summary>
     public long CommitCount => _writer.Commits;
 
+    /// <summary>Journal syncs the storage engine performed since the store opened (0 without <see cref="SyncMode.Durable"/>).</summary>
+    public long JournalSyncCount => _env.JournalSyncCount;
+
     /// <summary>Write batches committed since the store opened.</summary>
     public long BatchCount => _writer.Batches;
 

@@ -74,6 +74,13 @@ public sealed unsafe class StorageEnvironment : IDisposable
 
     internal int JournalFileCount => _journal.FileCount;
 
+    /// <summary>
+    /// How many journal syncs commits have cost since the environment opened: one per durable
+    /// commit, none in <see cref="SyncMode.NoSyncUnsafe"/>. Callers that merge work into shared
+    /// transactions (group commit) can show what they saved.
+    /// </summary>
+    public long JournalSyncCount => _journal.CommitSyncs;
+
     /// <summary>Set by tests: dispose closes files without flushing, as if the process died.</summary>
     internal bool SimulateCrashOnDispose { get; set; }
 

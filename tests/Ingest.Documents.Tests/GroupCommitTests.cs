@@ -28,11 +28,15 @@ public sealed class GroupCommitTests(ITestOutputHelper output)
         await Task.WhenAll(tasks);
 
         var stats = store.GetStats();
-        output.WriteLine($"{store.BatchCount} batches in {store.CommitCount} commits ({(DateTime.UtcNow - started).TotalSeconds:N1} s)");
+        output.WriteLine($"{store.BatchCount} batches in {store.CommitCount} commits, {store.JournalSyncCount} journal syncs ({(DateTime.UtcNow - started).TotalSeconds:N1} s)");
         Assert.Equal(Writers * BatchesPerWriter, stats.DocumentCount);
         Assert.Equal(Writers * BatchesPerWriter, store.LastEtag);
         Assert.Equal(Writers * BatchesPerWriter, store.BatchCount);
         Assert.True(store.CommitCount * 8 < store.BatchCount, $"{store.CommitCount} commits for {store.BatchCount} batches");
+
+        // What the engine itself counted: one sync per shared commit, far below one per batch.
+        Assert.InRange(store.JournalSyncCount, 1, store.CommitCount + 1);
+        Assert.True(store.JournalSyncCount * 8 < store.BatchCount, $"{store.JournalSyncCount} journal syncs for {store.BatchCount} batches");
         for (var w = 0; w < Writers; w++)
         {
             Assert.Equal(BatchesPerWriter, store.GetSourcePosition("test", w)!.Value.Position.NextOffset);

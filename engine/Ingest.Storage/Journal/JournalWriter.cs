@@ -12,6 +12,8 @@ namespace Ingest.Storage.Journal;
 /// </summary>
 internal sealed unsafe class JournalWriter : IDisposable
 {
+    private long _commitSyncs;
+
     private readonly string _directory;
     private readonly long _fileSize;
     private readonly bool _durable;
@@ -80,6 +82,7 @@ internal sealed unsafe class JournalWriter : IDisposable
         if (_durable)
         {
             FileSync.DataSync(file.Handle);
+            Interlocked.Increment(ref _commitSyncs);
         }
 
         file.Position += length;
@@ -179,6 +182,9 @@ internal sealed unsafe class JournalWriter : IDisposable
 
         return file;
     }
+
+    /// <summary>How many commit records were made durable with a sync (0 in the non-durable mode).</summary>
+    public long CommitSyncs => Interlocked.Read(ref _commitSyncs);
 
     /// <summary>Recycles or deletes journal files (other than the one being written) whose records are all applied to the data file.</summary>
     public void ReleaseUpTo(long appliedTxId)
