@@ -312,9 +312,8 @@ public sealed class PostingListLeafMergerTests(ITestOutputHelper output)
         var sink = new ReusingSink(LeafIds.PageBody);
         PostingListLeafMerger.Merge(leaf, additions, removals, ref sink);
 
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        var result = PostingListLeafMerger.Merge(leaf, additions, removals, ref sink);
-        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        var result = default(PostingListMergeResult);
+        var allocated = ThreadAllocations.Measure(() => result = PostingListLeafMerger.Merge(leaf, additions, removals, ref sink));
 
         Assert.True(result.Leaves > 1);
         Assert.Equal(0, allocated);
