@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Ingest.Benchmarks.Baselines.Sqlite;
 using Microsoft.Data.Sqlite;
 
 namespace Ingest.Benchmarks.Documents;
@@ -21,11 +22,11 @@ internal sealed class SqliteDocumentSystem : IDocumentSystem
     private const int CacheKibibytes = 256 * 1024;
     private readonly string _path;
     private readonly SqliteConnection _connection;
-    private readonly SqliteDocumentStatement _begin;
-    private readonly SqliteDocumentStatement _commit;
-    private readonly SqliteDocumentStatement _put;
-    private readonly SqliteDocumentStatement _delete;
-    private readonly SqliteDocumentStatement _tombstone;
+    private readonly SqliteStatement _begin;
+    private readonly SqliteStatement _commit;
+    private readonly SqliteStatement _put;
+    private readonly SqliteStatement _delete;
+    private readonly SqliteStatement _tombstone;
     private readonly Lock _writeLock = new();
     private long _etag;
 
@@ -43,11 +44,11 @@ internal sealed class SqliteDocumentSystem : IDocumentSystem
         Exec(_connection, "CREATE TABLE docs (id TEXT NOT NULL PRIMARY KEY COLLATE NOCASE, collection TEXT NOT NULL, etag INTEGER NOT NULL, body TEXT NOT NULL)");
         Exec(_connection, "CREATE UNIQUE INDEX docs_by_etag ON docs(etag)");
         Exec(_connection, "CREATE TABLE tombstones (etag INTEGER PRIMARY KEY, id TEXT NOT NULL, collection TEXT NOT NULL)");
-        _begin = new SqliteDocumentStatement(_connection, "BEGIN IMMEDIATE");
-        _commit = new SqliteDocumentStatement(_connection, "COMMIT");
-        _put = new SqliteDocumentStatement(_connection, "INSERT INTO docs (id, collection, etag, body) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO UPDATE SET id = excluded.id, collection = excluded.collection, etag = excluded.etag, body = excluded.body");
-        _delete = new SqliteDocumentStatement(_connection, "DELETE FROM docs WHERE id = ?1");
-        _tombstone = new SqliteDocumentStatement(_connection, "INSERT INTO tombstones (etag, id, collection) VALUES (?1, ?2, ?3)");
+        _begin = new SqliteStatement(_connection, "BEGIN IMMEDIATE");
+        _commit = new SqliteStatement(_connection, "COMMIT");
+        _put = new SqliteStatement(_connection, "INSERT INTO docs (id, collection, etag, body) VALUES (?1, ?2, ?3, ?4) ON CONFLICT(id) DO UPDATE SET id = excluded.id, collection = excluded.collection, etag = excluded.etag, body = excluded.body");
+        _delete = new SqliteStatement(_connection, "DELETE FROM docs WHERE id = ?1");
+        _tombstone = new SqliteStatement(_connection, "INSERT INTO tombstones (etag, id, collection) VALUES (?1, ?2, ?3)");
     }
 
     public string Name => "sqlite";
@@ -106,9 +107,9 @@ internal sealed class SqliteDocumentSystem : IDocumentSystem
     public long ScanChanges()
     {
         using var connection = OpenConnection(_path);
-        using var begin = new SqliteDocumentStatement(connection, "BEGIN");
-        using var end = new SqliteDocumentStatement(connection, "COMMIT");
-        using var scan = new SqliteDocumentStatement(connection, "SELECT etag, id, body, 0 FROM docs WHERE etag > ?1 UNION ALL SELECT etag, id, NULL, 1 FROM tombstones WHERE etag > ?1 ORDER BY etag");
+        using var begin = new SqliteStatement(connection, "BEGIN");
+        using var end = new SqliteStatement(connection, "COMMIT");
+        using var scan = new SqliteStatement(connection, "SELECT etag, id, body, 0 FROM docs WHERE etag > ?1 UNION ALL SELECT etag, id, NULL, 1 FROM tombstones WHERE etag > ?1 ORDER BY etag");
         begin.Execute();
         scan.BindInt64(1, 0);
         long count = 0;
@@ -173,19 +174,19 @@ internal sealed class SqliteDocumentSystem : IDocumentSystem
     private sealed class ReadSession : IDocumentReadSession
     {
         private readonly SqliteConnection _connection;
-        private readonly SqliteDocumentStatement _begin;
-        private readonly SqliteDocumentStatement _snapshot;
-        private readonly SqliteDocumentStatement _end;
-        private readonly SqliteDocumentStatement _get;
+        private readonly SqliteStatement _begin;
+        private readonly SqliteStatement _snapshot;
+        private readonly SqliteStatement _end;
+        private readonly SqliteStatement _get;
         private readonly byte[] _key = new byte[1024];
 
         public ReadSession(string path)
         {
             _connection = OpenConnection(path);
-            _begin = new SqliteDocumentStatement(_connection, "BEGIN");
-            _snapshot = new SqliteDocumentStatement(_connection, "SELECT 1 FROM sqlite_schema LIMIT 1");
-            _end = new SqliteDocumentStatement(_connection, "COMMIT");
-            _get = new SqliteDocumentStatement(_connection, "SELECT body FROM docs WHERE id = ?1");
+            _begin = new SqliteStatement(_connection, "BEGIN");
+            _snapshot = new SqliteStatement(_connection, "SELECT 1 FROM sqlite_schema LIMIT 1");
+            _end = new SqliteStatement(_connection, "COMMIT");
+            _get = new SqliteStatement(_connection, "SELECT body FROM docs WHERE id = ?1");
         }
 
         public void Begin()

@@ -21,6 +21,13 @@ internal sealed class SqliteStatement : IDisposable
 
     public void BindBlob(int parameter, ReadOnlySpan<byte> value) => Check(raw.sqlite3_bind_blob(_statement, parameter, value));
 
+    public void BindText(int parameter, string value) => Check(raw.sqlite3_bind_text(_statement, parameter, value));
+
+    /// <summary>Binds UTF-8 bytes as TEXT, so the column's collation applies.</summary>
+    public void BindText(int parameter, ReadOnlySpan<byte> utf8) => Check(raw.sqlite3_bind_text(_statement, parameter, utf8));
+
+    public void BindInt64(int parameter, long value) => Check(raw.sqlite3_bind_int64(_statement, parameter, value));
+
     /// <summary>Steps once; true when a row is available.</summary>
     public bool Step()
     {
