@@ -159,7 +159,7 @@ public static class MessageMapper
 
             if (reader.TokenType != JsonTokenType.StartObject)
             {
-                return $"not JSON object: the body's top-level value is {Describe(reader.TokenType)}, not an object";
+                return $"not JSON object: the body's top-level value is {JsonTokenDescriptions.Describe(reader.TokenType)}, not an object";
             }
 
             while (reader.Read())
@@ -218,7 +218,7 @@ public static class MessageMapper
             case JsonTokenType.Null:
                 break;
             default:
-                idError = $"invalid id: the body's '{idProperty}' property is {Describe(reader.TokenType)}, not a string or number";
+                idError = $"invalid id: the body's '{idProperty}' property is {JsonTokenDescriptions.Describe(reader.TokenType)}, not a string or number";
                 break;
         }
     }
@@ -260,17 +260,6 @@ public static class MessageMapper
 
         return written > MaxIdBytes ? $"{source} is {written} UTF-8 bytes; the limit is {MaxIdBytes}" : null;
     }
-
-    private static string Describe(JsonTokenType token) => token switch
-    {
-        JsonTokenType.StartArray => "an array",
-        JsonTokenType.StartObject => "an object",
-        JsonTokenType.String => "a string",
-        JsonTokenType.Number => "a number",
-        JsonTokenType.True or JsonTokenType.False => "a boolean",
-        JsonTokenType.Null => "null",
-        _ => token.ToString(),
-    };
 
     private static string Quote(ReadOnlySpan<byte> utf8)
     {

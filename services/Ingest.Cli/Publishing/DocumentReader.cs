@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Text;
 using System.Text.Json;
 using System.Text.Unicode;
+using Ingest.Contracts.Mapping;
 
 namespace Ingest.Cli.Publishing;
 
@@ -110,7 +111,7 @@ internal sealed class DocumentReader
             reader.Read();
             if (reader.TokenType != JsonTokenType.StartObject)
             {
-                errors.Add(new InputError(line, null, $"a document must be a JSON object, not {Describe(reader.TokenType)}"));
+                errors.Add(new InputError(line, null, $"a document must be a JSON object, not {JsonTokenDescriptions.Describe(reader.TokenType)}"));
                 return;
             }
 
@@ -167,7 +168,7 @@ internal sealed class DocumentReader
 
         if (id is null)
         {
-            errors.Add(new InputError(line, null, $"property \"{_options.IdProperty}\" must be a string or a number to be an id, not {Describe(reader.TokenType)}"));
+            errors.Add(new InputError(line, null, $"property \"{_options.IdProperty}\" must be a string or a number to be an id, not {JsonTokenDescriptions.Describe(reader.TokenType)}"));
         }
         else if (id.Length == 0)
         {
@@ -215,17 +216,6 @@ internal sealed class DocumentReader
         var column = offset - before.LastIndexOf((byte)'\n');
         return new InputError(line, column, "invalid UTF-8: the input must be UTF-8 encoded");
     }
-
-    private static string Describe(JsonTokenType token) => token switch
-    {
-        JsonTokenType.StartArray => "an array",
-        JsonTokenType.StartObject => "an object",
-        JsonTokenType.String => "a string",
-        JsonTokenType.Number => "a number",
-        JsonTokenType.True or JsonTokenType.False => "a boolean",
-        JsonTokenType.Null => "null",
-        _ => token.ToString(),
-    };
 
     private static bool IsBlank(ReadOnlySpan<byte> bytes) => bytes.IndexOfAnyExcept(Whitespace) < 0;
 
