@@ -107,7 +107,7 @@ public sealed unsafe class PostingList
                     existing = new ReadOnlySpan<byte>(tx.GetPage(leafPage) + PageHeader.Size, LeafCapacity);
                 }
 
-                var result = PostingListLeafMerger.Merge(existing, additions[..addCount], removals[..removeCount], ref sink);
+                var result = PostingListLeafMerger.MergeChecked(existing, additions[..addCount], removals[..removeCount], ref sink);
                 added += result.Added;
                 removed += result.Removed;
                 if (hasLeaf)

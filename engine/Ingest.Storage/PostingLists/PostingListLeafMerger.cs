@@ -37,7 +37,16 @@ internal static class PostingListLeafMerger
     {
         ThrowIfNotSorted(additions, nameof(additions));
         ThrowIfNotSorted(removals, nameof(removals));
+        return MergeChecked(existingLeaf, additions, removals, ref sink);
+    }
 
+    /// <summary>
+    /// <see cref="Merge"/> for inputs the caller has already checked: PostingList.Update checks
+    /// the whole batch once and hands each leaf a slice of it, so the slices are not checked again.
+    /// </summary>
+    internal static PostingListMergeResult MergeChecked<TSink>(ReadOnlySpan<byte> existingLeaf, ReadOnlySpan<long> additions, ReadOnlySpan<long> removals, ref TSink sink)
+        where TSink : IPostingListLeafSink
+    {
         var existing = existingLeaf.IsEmpty ? default : new PostingListLeaf(existingLeaf);
         var existingBlocks = existingLeaf.IsEmpty ? 0 : existing.BlockCount;
 
