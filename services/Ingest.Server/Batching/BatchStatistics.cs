@@ -19,6 +19,7 @@ public sealed class BatchStatistics
     private readonly long[] _closedBy = new long[Enum.GetValues<BatchCloseReason>().Length];
     private readonly long[] _itemBuckets = new long[BucketCount];
     private readonly long[] _ageBuckets = new long[BucketCount];
+    private readonly long[] _commitBuckets = new long[BucketCount];
     private long _batches;
     private long _items;
     private long _bytes;
@@ -27,6 +28,8 @@ public sealed class BatchStatistics
     private long _ageTicksTotal;
     private long _maxAgeTicks;
     private long _producerWaits;
+    private long _commits;
+    private long _maxCommitTicks;
 
     public long Batches => Volatile.Read(ref _batches);
 
@@ -71,11 +74,22 @@ public sealed class BatchStatistics
     public long ItemsPercentile(double percentile) => Math.Min(Percentile(_itemBuckets, percentile), MaxItems);
 
     /// <summary>Like <see cref="ItemsPercentile"/>, for the first item's age when its batch closed.</summary>
-    public TimeSpan FirstItemAgePercentile(double percentile)
+    public TimeSpan FirstItemAgePercentile(double percentile) => MicrosPercentile(_ageBuckets, percentile, ref _maxAgeTicks);
+
+    /// <summary>Batches written to the store (a batch written after retries counts once).</summary>
+    public long Commits => Volatile.Read(ref _commits);
+
+    public TimeSpan MaxCommitLatency => TimeSpan.FromTicks(Volatile.Read(ref _maxCommitTicks));
+
+    /// <summary>Like <see cref="ItemsPercentile"/>, for how long writing a batch durably took.</summary>
+    public TimeSpan CommitLatencyPercentile(double percentile) => MicrosPercentile(_commitBuckets, percentile, ref _maxCommitTicks);
+
+    /// <summary>Records how long writing one batch durably took.</summary>
+    public void RecordCommit(TimeSpan latency)
     {
-        var micros = Percentile(_ageBuckets, percentile);
-        var ticks = micros > long.MaxValue / TimeSpan.TicksPerMicrosecond ? long.MaxValue : micros * TimeSpan.TicksPerMicrosecond;
-        return TimeSpan.FromTicks(Math.Min(ticks, Volatile.Read(ref _maxAgeTicks)));
+        Interlocked.Increment(ref _commitBuckets[Bucket(latency.Ticks / TimeSpan.TicksPerMicrosecond)]);
+        StoreMax(ref _maxCommitTicks, latency.Ticks);
+        Interlocked.Increment(ref _commits);
     }
 
     internal void RecordProducerWait() => Interlocked.Increment(ref _producerWaits);
@@ -94,6 +108,13 @@ public sealed class BatchStatistics
 
         // Last, so a reader that sees the batch counted sees its figures too.
         Interlocked.Increment(ref _batches);
+    }
+
+    private static TimeSpan MicrosPercentile(long[] buckets, double percentile, ref long maxTicks)
+    {
+        var micros = Percentile(buckets, percentile);
+        var ticks = micros > long.MaxValue / TimeSpan.TicksPerMicrosecond ? long.MaxValue : micros * TimeSpan.TicksPerMicrosecond;
+        return TimeSpan.FromTicks(Math.Min(ticks, Volatile.Read(ref maxTicks)));
     }
 
     private static int Bucket(long value) =>

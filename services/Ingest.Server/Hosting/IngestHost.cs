@@ -1,4 +1,7 @@
 using Ingest.Server.Api;
+using Ingest.Server.Batching;
+using Ingest.Server.Sources;
+using Microsoft.Extensions.Options;
 using Ingest.Server.Telemetry;
 
 namespace Ingest.Server.Hosting;
@@ -16,7 +19,19 @@ public static class IngestHost
             .Bind(builder.Configuration.GetSection(IngestOptions.SectionName))
             .ValidateDataAnnotations()
             .ValidateOnStart();
+        builder.Services.AddOptions<BatchingOptions>()
+            .Bind(builder.Configuration.GetSection(BatchingOptions.SectionName))
+            .ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<BatchingOptions>>(new SettingsValidator<BatchingOptions>(static o => o.Validate()));
+        builder.Services.AddOptions<SourcesOptions>()
+            .Bind(builder.Configuration.GetSection(SourcesOptions.SectionName))
+            .ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<SourcesOptions>>(new SettingsValidator<SourcesOptions>(static o => o.Validate()));
+        builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<DataDirectory>();
+        builder.Services.AddDocumentStore();
+        builder.Services.AddSingleton<IngestionService>();
+        builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddProblemDetails();
         builder.Services.AddIngestTelemetry(builder.Configuration);
 
@@ -33,6 +48,7 @@ public static class IngestHost
     {
         ArgumentNullException.ThrowIfNull(app);
         app.Services.GetRequiredService<DataDirectory>();
+        app.Services.GetRequiredService<Ingest.Documents.DocumentStore>();
         await app.StartAsync(cancellationToken).ConfigureAwait(false);
     }
 }

@@ -1,0 +1,25 @@
+using Ingest.Documents;
+
+namespace Ingest.Server.Hosting;
+
+/// <summary>The document store lives in the data directory's <c>store</c> folder, opened once per process.</summary>
+internal static class StoreRegistration
+{
+    public const string StoreFolder = "store";
+
+    public static IServiceCollection AddDocumentStore(this IServiceCollection services) =>
+        services.AddSingleton(provider =>
+        {
+            var data = provider.GetRequiredService<DataDirectory>();
+            var path = Path.Combine(data.FullPath, StoreFolder);
+            try
+            {
+                return DocumentStore.Open(path);
+            }
+            catch (Ingest.Storage.StorageCorruptionException ex)
+            {
+                throw new InvalidOperationException(
+                    $"The store in Ingest:DataDirectory '{path}' is corrupted: {ex.Message} (file {ex.FilePath}, offset {ex.Offset}). Restore it from a backup or move it aside; it is not repaired or skipped automatically.", ex);
+            }
+        });
+}

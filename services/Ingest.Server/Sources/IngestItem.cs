@@ -1,0 +1,32 @@
+namespace Ingest.Server.Sources;
+
+/// <summary>
+/// One consumed message, mapped, on its way through the batcher to the store. A struct, so a
+/// batch of them is one array; the payload is the client's buffer when the client hands over
+/// ownership (Kafka), or a rented copy (RabbitMQ) returned after the batch is written.
+/// </summary>
+/// <param name="Kind">Put, delete or dead letter.</param>
+/// <param name="Id">The document id (puts and deletes).</param>
+/// <param name="Collection">The collection (puts and deletes).</param>
+/// <param name="Payload">The JSON body of a put, or a dead letter's envelope.</param>
+/// <param name="DeadLetterReason">Why the message is a dead letter.</param>
+/// <param name="Origin">The position key: source name and topic or queue, e.g. "orders/orders-topic".</param>
+/// <param name="Partition">The Kafka partition; 0 for RabbitMQ.</param>
+/// <param name="Offset">The Kafka offset, or the AMQP delivery tag.</param>
+/// <param name="Epoch">The source's generation of the partition or channel this came through; stale items are dropped, not written.</param>
+/// <param name="Rented">A pooled array backing <paramref name="Payload"/>, returned once the batch is written.</param>
+public readonly record struct IngestItem(
+    IngestItemKind Kind,
+    string? Id,
+    string? Collection,
+    ReadOnlyMemory<byte> Payload,
+    string? DeadLetterReason,
+    string Origin,
+    int Partition,
+    long Offset,
+    int Epoch,
+    byte[]? Rented = null)
+{
+    /// <summary>What the item weighs for the batcher's byte limit.</summary>
+    public int SizeBytes => Payload.Length + ((Id?.Length ?? 0) * 2) + 64;
+}

@@ -1,0 +1,44 @@
+using Ingest.Contracts.Mapping;
+
+namespace Ingest.Server.Sources;
+
+/// <summary>
+/// A configured source: consumes from a broker, maps each message, and feeds its
+/// <see cref="BatchWriter"/>; acknowledges to the broker only what the writer made durable.
+/// </summary>
+public abstract class IngestSource : IAsyncDisposable
+{
+    protected IngestSource(string name, string kind, MappingRules rules)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        ArgumentNullException.ThrowIfNull(kind);
+        ArgumentNullException.ThrowIfNull(rules);
+        Name = name;
+        Kind = kind;
+        Rules = rules;
+    }
+
+    /// <summary>The configured (or default) name, unique among sources.</summary>
+    public string Name { get; }
+
+    /// <summary>"kafka" or "rabbitmq".</summary>
+    public string Kind { get; }
+
+    /// <summary>How this source's messages become documents; also used to replay its dead letters.</summary>
+    public MappingRules Rules { get; }
+
+    /// <summary>Begins consuming. Returns once consuming has started; connection problems show in <see cref="GetStatus"/> and are retried.</summary>
+    public abstract Task StartAsync(CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Graceful stop: consume no more, write and acknowledge what was consumed, close the
+    /// connection. If <paramref name="cancellationToken"/> fires first, unwritten work is left
+    /// unacknowledged for the broker to redeliver.
+    /// </summary>
+    public abstract Task StopAsync(CancellationToken cancellationToken);
+
+    /// <summary>A snapshot for /stats and /health.</summary>
+    public abstract SourceStatus GetStatus();
+
+    public abstract ValueTask DisposeAsync();
+}

@@ -1,0 +1,98 @@
+using Ingest.Documents;
+using Ingest.Server.Batching;
+using Microsoft.Extensions.Options;
+
+namespace Ingest.Server.Sources;
+
+/// <summary>
+/// Runs the configured sources for the life of the host: starts them once the store is open,
+/// and on shutdown stops them gracefully (stop consuming, write, acknowledge, close) within the
+/// host's shutdown timeout.
+/// </summary>
+public sealed partial class IngestionService : IHostedService, IAsyncDisposable
+{
+    private readonly List<IngestSource> _sources = [];
+    private readonly ILogger<IngestionService> _logger;
+
+    public IngestionService(
+        IOptions<SourcesOptions> sources, IOptions<BatchingOptions> batching, DocumentStore store, ILoggerFactory loggers, TimeProvider time)
+    {
+        ArgumentNullException.ThrowIfNull(sources);
+        ArgumentNullException.ThrowIfNull(batching);
+        ArgumentNullException.ThrowIfNull(store);
+        ArgumentNullException.ThrowIfNull(loggers);
+        _logger = loggers.CreateLogger<IngestionService>();
+        var options = sources.Value;
+        // KAFKA-SOURCES: for each options.Kafka[i]: _sources.Add(new Kafka.KafkaSource(kafka.EffectiveName(i), kafka, store, batching.Value, loggers, time));
+        // RABBITMQ-SOURCES: for each options.RabbitMq[i]: _sources.Add(new RabbitMq.RabbitMqSource(rabbit.EffectiveName(i), rabbit, store, batching.Value, loggers, time));
+        _ = options;
+        _ = store;
+        _ = time;
+    }
+
+    public IReadOnlyList<IngestSource> Sources => _sources;
+
+    /// <summary>The source with this name (case-insensitive), if configured.</summary>
+    public IngestSource? Find(string name)
+    {
+        foreach (var source in _sources)
+        {
+            if (string.Equals(source.Name, name, StringComparison.OrdinalIgnoreCase))
+            {
+                return source;
+            }
+        }
+
+        return null;
+    }
+
+    public async Task StartAsync(CancellationToken cancellationToken)
+    {
+        foreach (var source in _sources)
+        {
+            await source.StartAsync(cancellationToken).ConfigureAwait(false);
+            LogStarted(_logger, source.Kind, source.Name);
+        }
+    }
+
+    public async Task StopAsync(CancellationToken cancellationToken)
+    {
+        var stops = new Task[_sources.Count];
+        for (var i = 0; i < _sources.Count; i++)
+        {
+            stops[i] = StopOneAsync(_sources[i], cancellationToken);
+        }
+
+        await Task.WhenAll(stops).ConfigureAwait(false);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var source in _sources)
+        {
+            await source.DisposeAsync().ConfigureAwait(false);
+        }
+    }
+
+    private async Task StopOneAsync(IngestSource source, CancellationToken cancellationToken)
+    {
+        try
+        {
+            await source.StopAsync(cancellationToken).ConfigureAwait(false);
+            LogStopped(_logger, source.Kind, source.Name);
+        }
+        catch (Exception ex)
+        {
+            LogStopFailed(_logger, source.Kind, source.Name, ex);
+        }
+    }
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Source {Kind} '{Name}' started")]
+    private static partial void LogStarted(ILogger logger, string kind, string name);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Source {Kind} '{Name}' stopped; everything it consumed is durable and acknowledged")]
+    private static partial void LogStopped(ILogger logger, string kind, string name);
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "Source {Kind} '{Name}' did not stop cleanly; unacknowledged messages will be redelivered")]
+    private static partial void LogStopFailed(ILogger logger, string kind, string name, Exception exception);
+}
