@@ -4,13 +4,16 @@
 #   eval "$(infra/scripts/brokers.sh up)"   # starts both (or reuses running ones), exports
 #                                           # INGEST_TEST_KAFKA and INGEST_TEST_RABBITMQ
 #   infra/scripts/brokers.sh down           # stops both; no broker process is left behind
+#   infra/scripts/brokers.sh kafka-down|kafka-up|rabbitmq-down|rabbitmq-up
+#                                           # one broker only (restart tests)
 #
 # Kafka runs from KAFKA_HOME (any official Apache Kafka 4.x download, or a folder laid out like
 # one); RabbitMQ is Debian's rabbitmq-server, installed if absent (as root). Only the export
 # lines go to stdout, so `eval` works; progress goes to stderr.
 #
 # Settings: INGEST_BROKERS_DIR (state, default /tmp/ingest-brokers), INGEST_KAFKA_PORT (9092; the
-# controller uses the next port), INGEST_RABBITMQ_PORT (5672), KAFKA_HEAP (768m).
+# controller uses the next port), INGEST_RABBITMQ_PORT (5672), INGEST_RABBITMQ_NODE (rabbit@localhost;
+# a second instance needs its own), KAFKA_HEAP (768m).
 set -euo pipefail
 
 state="${INGEST_BROKERS_DIR:-/tmp/ingest-brokers}"
@@ -35,7 +38,7 @@ apt_install() {
 
 # The environment every rabbitmq-server/rabbitmqctl call shares, so they find the same node.
 rabbit_env() {
-  export RABBITMQ_NODENAME="rabbit@localhost" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1
+  export RABBITMQ_NODENAME="${INGEST_RABBITMQ_NODE:-rabbit@localhost}" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1
   export RABBITMQ_NODE_PORT="$rabbit_port" RABBITMQ_DIST_PORT=$((rabbit_port + 20000))
   export ERL_EPMD_ADDRESS=127.0.0.1 RABBITMQ_PID_FILE="$rabbit_dir/rabbitmq.pid"
   export RABBITMQ_MNESIA_BASE="$rabbit_dir/mnesia" RABBITMQ_LOG_BASE="$rabbit_dir/log"
@@ -163,6 +166,10 @@ case "${1:-}" in
     echo "export INGEST_TEST_KAFKA=127.0.0.1:$kafka_port"
     echo "export INGEST_TEST_RABBITMQ=amqp://guest:guest@127.0.0.1:$rabbit_port/"
     ;;
+  kafka-up) kafka_up ;;
+  kafka-down) kafka_down ;;
+  rabbitmq-up) rabbit_up ;;
+  rabbitmq-down) rabbit_down ;;
   down)
     kafka_down
     rabbit_down
@@ -175,7 +182,7 @@ case "${1:-}" in
     alive "$RABBITMQ_PID_FILE" && echo "rabbitmq: running on 127.0.0.1:$rabbit_port" || echo "rabbitmq: stopped"
     ;;
   *)
-    echo "usage: $0 up|down|status" >&2
+    echo "usage: $0 up|down|status|kafka-up|kafka-down|rabbitmq-up|rabbitmq-down" >&2
     exit 2
     ;;
 esac
