@@ -357,6 +357,10 @@ else:
         src = open(opts_file, encoding="utf-8").read()
         props = re.findall(r"public\s+[\w<>?,.\[\] ]+?\s+(\w+)\s*\{\s*get;", src)
         ok(f"IngestOptions properties: {', '.join(props)}")
+        # Sections bound by other options classes (Ingest:Batching, Ingest:Sources, ...).
+        for f in glob.glob(f"{server_dir}/**/*.cs", recursive=True):
+            props += re.findall(r'SectionName\s*=\s*"Ingest:(\w+)"', open(f, encoding="utf-8").read())
+        ok(f"Ingest sections: {', '.join(props)}")
     else:
         fail(f"{opts_file} not found: cannot tell which Ingest__ settings exist")
     def is_read(key):
