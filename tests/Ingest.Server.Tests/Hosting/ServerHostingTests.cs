@@ -61,4 +61,18 @@ public sealed class ServerHostingTests : IDisposable
         var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory, "--Ingest:ApiKey=short"));
         Assert.Contains("Ingest:ApiKey", error.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Bad_source_and_batching_settings_stop_start_up_and_each_is_named()
+    {
+        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(
+            _dataDirectory, "--Ingest:Sources:Kafka:0:Topics:0=orders", "--Ingest:Sources:RabbitMq:0:Uri=http://nowhere/", "--Ingest:Batching:MaxMessages=0"));
+
+        // Options classes are validated one after another; the first invalid one stops start-up.
+        Assert.True(
+            error.Message.Contains("Ingest:Batching:MaxMessages must be > 0", StringComparison.Ordinal)
+            || (error.Message.Contains("Ingest:Sources:Kafka:0:BootstrapServers is required", StringComparison.Ordinal)
+                && error.Message.Contains("Ingest:Sources:RabbitMq:0:Uri must be an amqp://", StringComparison.Ordinal)),
+            error.Message);
+    }
 }
