@@ -49,6 +49,10 @@ public sealed class ServerCrashTests(BrokerFixture brokers, ITestOutputHelper ou
             $"--Ingest:Sources:Kafka:0:BootstrapServers={kafka.BootstrapServers}",
             $"--Ingest:Sources:Kafka:0:Topics:0={topic}",
             $"--Ingest:Sources:Kafka:0:GroupId={topic}",
+            // Static membership: a restarted server takes its partitions back at once instead of
+            // waiting for the killed member's session to time out.
+            $"--Ingest:Sources:Kafka:0:Settings:group.instance.id={topic}-server",
+            "--Ingest:Sources:Kafka:0:Settings:session.timeout.ms=6000",
             "--Ingest:Batching:MaxMessages=200",
         ];
 
