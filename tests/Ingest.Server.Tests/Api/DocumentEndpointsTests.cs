@@ -35,6 +35,31 @@ public sealed class DocumentEndpointsTests
     }
 
     [Fact]
+    public async Task A_get_with_the_current_etag_in_if_none_match_is_304_and_with_an_old_one_200()
+    {
+        await using var server = await StartAsync();
+        using (await server.PutAsync("/docs/c/1?collection=C", "{\"v\":1}"))
+        {
+        }
+
+        using var current = new HttpRequestMessage(HttpMethod.Get, Relative("/docs/c/1"));
+        current.Headers.IfNoneMatch.Add(new EntityTagHeaderValue("\"1\""));
+        using var notModified = await server.Client.SendAsync(current);
+        Assert.Equal(HttpStatusCode.NotModified, notModified.StatusCode);
+
+        using (await server.PutAsync("/docs/c/1", "{\"v\":2}"))
+        {
+        }
+
+        using var stale = new HttpRequestMessage(HttpMethod.Get, Relative("/docs/c/1"));
+        stale.Headers.IfNoneMatch.Add(new EntityTagHeaderValue("\"1\""));
+        using var changed = await server.Client.SendAsync(stale);
+        Assert.Equal(HttpStatusCode.OK, changed.StatusCode);
+        Assert.Equal("\"2\"", changed.Headers.ETag?.Tag);
+        Assert.Equal("{\"v\":2}", await changed.Content.ReadAsStringAsync());
+    }
+
+    [Fact]
     public async Task Replacing_a_document_returns_200_a_higher_etag_and_keeps_its_collection_when_none_is_given()
     {
         await using var server = await StartAsync();
@@ -215,6 +240,25 @@ public sealed class DocumentEndpointsTests
 
         Assert.Equal(3, pages);
         Assert.Equal(250, seen.Count);
+    }
+
+    [Fact]
+    public async Task A_page_read_with_the_shared_json_context_keeps_each_document_byte_for_byte()
+    {
+        await using var server = await StartAsync();
+        var body = "{ \"x\" : \"\\u00e9\", \"y\": [ 1 , 2.0 ] }";
+        using (await server.PutAsync("/docs/k/1?collection=K", body))
+        {
+        }
+
+        var bytes = await server.Client.GetByteArrayAsync(Relative("/docs?collection=K"));
+        var page = JsonSerializer.Deserialize(bytes, Ingest.Contracts.Http.IngestHttpJsonContext.Default.CollectionPage);
+
+        Assert.NotNull(page);
+        var item = Assert.Single(page.Items);
+        Assert.Equal("k/1", item.Id);
+        Assert.Equal(body, Encoding.UTF8.GetString(item.Document.Utf8.Span));
+        Assert.Null(page.Next);
     }
 
     [Fact]
