@@ -84,6 +84,17 @@ public sealed class WriteBatch
         return this;
     }
 
+    /// <summary>
+    /// Deletes the dead letter with this id when the batch commits, so a replayed message's
+    /// document and the removal of its dead letter are one transaction. An absent id is a no-op.
+    /// </summary>
+    public WriteBatch DeleteDeadLetter(long id)
+    {
+        EnsureMutable();
+        _operations.Add(new BatchOperation { Kind = OperationKind.DeleteDeadLetter, Name = string.Empty, Offset = id });
+        return this;
+    }
+
     /// <summary>Empties the batch for reuse.</summary>
     public void Clear()
     {

@@ -19,6 +19,8 @@ internal struct BatchOperation
     public int KeyOffset;
     public int KeyLength;
     public int Partition;
+
+    /// <summary>The source offset (source position, dead letter) or the dead letter id (dead letter delete).</summary>
     public long Offset;
 
     /// <summary>The collection, resolved by validation (puts only).</summary>

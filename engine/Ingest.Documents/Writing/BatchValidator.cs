@@ -54,6 +54,13 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
                     }
 
                     break;
+                case OperationKind.DeleteDeadLetter:
+                    if (op.Offset < 1)
+                    {
+                        throw new InvalidDocumentException(null, i, $"the dead letter id {op.Offset} is not positive; dead letter ids start at 1.");
+                    }
+
+                    break;
             }
 
             batch.SetOperation(i, op);

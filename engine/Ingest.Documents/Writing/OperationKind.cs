@@ -6,4 +6,5 @@ internal enum OperationKind : byte
     Delete,
     SourcePosition,
     DeadLetter,
+    DeleteDeadLetter,
 }

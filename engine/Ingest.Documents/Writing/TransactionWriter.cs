@@ -101,6 +101,9 @@ internal sealed class TransactionWriter
                 case OperationKind.DeadLetter:
                     AddDeadLetter(op.Name, op.Partition, op.Offset, op.Text!, batch.Bytes(op.PayloadOffset, op.PayloadLength));
                     break;
+                case OperationKind.DeleteDeadLetter:
+                    DeleteDeadLetter(op.Offset);
+                    break;
             }
 
             if (etag != 0)

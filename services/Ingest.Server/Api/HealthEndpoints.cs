@@ -1,23 +1,52 @@
+using Ingest.Contracts.Http;
+using Ingest.Documents;
 using Ingest.Server.Hosting;
+using Ingest.Server.Sources;
 
 namespace Ingest.Server.Api;
 
-/// <summary>Liveness (the process answers) and readiness (what the service depends on is usable).</summary>
+/// <summary>Liveness (the process answers) and readiness (the store is open and every source has its broker).</summary>
 public static class HealthEndpoints
 {
+    public const string Healthy = "healthy";
+    public const string Unhealthy = "unhealthy";
+
     public static IEndpointRouteBuilder MapHealthEndpoints(this IEndpointRouteBuilder endpoints)
     {
+        ArgumentNullException.ThrowIfNull(endpoints);
         endpoints.MapGet("/alive", () => Results.Text("alive"));
-        endpoints.MapGet("/health", (DataDirectory data) =>
-        {
-            // Readiness grows with the service: today it is the data directory; sources and
-            // indexes join it as they are built.
-            var writable = Directory.Exists(data.FullPath);
-            var body = new HealthReport(writable ? "healthy" : "unhealthy", data.FullPath);
-            return writable ? Results.Ok(body) : Results.Json(body, statusCode: StatusCodes.Status503ServiceUnavailable);
-        });
+        endpoints.MapGet("/health", GetHealth);
         return endpoints;
     }
 
-    public sealed record HealthReport(string Status, string DataDirectory);
+    private static IResult GetHealth(DataDirectory data, DocumentStore store, IngestionService ingestion)
+    {
+        var storeOpen = IsOpen(store) && Directory.Exists(data.FullPath);
+        var healthy = storeOpen;
+        var sources = new SourceHealth[ingestion.Sources.Count];
+        for (var i = 0; i < sources.Length; i++)
+        {
+            var status = ingestion.Sources[i].GetStatus();
+            sources[i] = new SourceHealth(status.Name, status.Kind, status.Connected, status.Error);
+            healthy &= status.Connected;
+        }
+
+        var report = new HealthResponse(healthy ? Healthy : Unhealthy, storeOpen ? "open" : "closed", data.FullPath, sources);
+        return TypedResults.Json(
+            report, IngestHttpJsonContext.Default.HealthResponse, statusCode: healthy ? StatusCodes.Status200OK : StatusCodes.Status503ServiceUnavailable);
+    }
+
+    private static bool IsOpen(DocumentStore store)
+    {
+        try
+        {
+            // A snapshot read is what every endpoint does first; if it works, the store answers.
+            using var reader = store.BeginRead();
+            return true;
+        }
+        catch (ObjectDisposedException)
+        {
+            return false;
+        }
+    }
 }

@@ -40,6 +40,9 @@ public static class IngestHost
         app.UseStatusCodePages();
         app.UseMiddleware<ApiKeyMiddleware>();
         app.MapHealthEndpoints();
+        app.MapDocumentEndpoints();
+        app.MapDeadLetterEndpoints();
+        app.MapStatsEndpoints();
         return app;
     }
 

@@ -1,5 +1,6 @@
 using System.Net;
 using System.Net.Http.Json;
+using Ingest.Contracts.Http;
 using Ingest.Server.Api;
 using Microsoft.Extensions.Options;
 
@@ -23,7 +24,7 @@ public sealed class ServerHostingTests : IDisposable
         await using var server = await RunningServer.StartAsync(_dataDirectory);
 
         Assert.Equal("alive", await server.Client.GetStringAsync(new Uri("/alive", UriKind.Relative)));
-        var health = await server.Client.GetFromJsonAsync<HealthEndpoints.HealthReport>(new Uri("/health", UriKind.Relative));
+        var health = await server.Client.GetFromJsonAsync<HealthResponse>(new Uri("/health", UriKind.Relative));
         Assert.Equal("healthy", health?.Status);
         Assert.Equal(Path.GetFullPath(_dataDirectory), health?.DataDirectory);
         Assert.True(File.Exists(Path.Combine(_dataDirectory, "ingest.lock")));

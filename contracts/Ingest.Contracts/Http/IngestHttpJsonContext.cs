@@ -1,0 +1,14 @@
+using System.Text.Json.Serialization;
+
+namespace Ingest.Contracts.Http;
+
+/// <summary>Source-generated JSON for the HTTP API's bodies (camelCase), shared by the server and its clients.</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase)]
+[JsonSerializable(typeof(CollectionPage))]
+[JsonSerializable(typeof(DocumentWriteResponse))]
+[JsonSerializable(typeof(ReplayResponse))]
+[JsonSerializable(typeof(DeadLetterPage))]
+[JsonSerializable(typeof(DeadLetterEntry))]
+[JsonSerializable(typeof(HealthResponse))]
+[JsonSerializable(typeof(StatsResponse))]
+public sealed partial class IngestHttpJsonContext : JsonSerializerContext;

@@ -1,0 +1,38 @@
+namespace Ingest.Server.Api;
+
+/// <summary>RFC 7807 problem details for the API's errors: a title, a detail that names the parameter or problem, and the status.</summary>
+internal static class ApiProblems
+{
+    public static IResult BadParameter(string parameter, string? value, string expectation) =>
+        TypedResults.Problem(
+            title: $"Invalid parameter '{parameter}'",
+            detail: value is null
+                ? $"The parameter '{parameter}' is required: {expectation}."
+                : $"The parameter '{parameter}' is '{Shorten(value)}': {expectation}.",
+            statusCode: StatusCodes.Status400BadRequest);
+
+    public static IResult BadRequest(string title, string detail) =>
+        TypedResults.Problem(title: title, detail: detail, statusCode: StatusCodes.Status400BadRequest);
+
+    public static IResult NotFound(string title, string detail) =>
+        TypedResults.Problem(title: title, detail: detail, statusCode: StatusCodes.Status404NotFound);
+
+    public static IResult TooLarge(long size, int limit) =>
+        TypedResults.Problem(
+            title: "Request body too large",
+            detail: size < 0
+                ? $"The request body is larger than allowed; the limit is {limit} bytes."
+                : $"The request body is {size} bytes; the limit is {limit} bytes.",
+            statusCode: StatusCodes.Status413PayloadTooLarge);
+
+    public static IResult UnsupportedMediaType(string? contentType) =>
+        TypedResults.Problem(
+            title: "Unsupported media type",
+            detail: $"The request body is '{contentType}'; send application/json.",
+            statusCode: StatusCodes.Status415UnsupportedMediaType);
+
+    public static IResult Unprocessable(string title, string detail) =>
+        TypedResults.Problem(title: title, detail: detail, statusCode: StatusCodes.Status422UnprocessableEntity);
+
+    public static string Shorten(string value) => value.Length <= 200 ? value : string.Concat(value.AsSpan(0, 200), "...");
+}

@@ -1,0 +1,167 @@
+using Ingest.Contracts.DeadLetters;
+using Ingest.Contracts.Http;
+using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
+using Ingest.Documents;
+using Ingest.Server.Sources;
+
+namespace Ingest.Server.Api;
+
+/// <summary><c>/dead-letters</c>: inspect, replay (optionally with a fixed body) and delete messages that could not become documents.</summary>
+public static class DeadLetterEndpoints
+{
+    public static IEndpointRouteBuilder MapDeadLetterEndpoints(this IEndpointRouteBuilder endpoints)
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        endpoints.MapGet("/dead-letters", GetPage);
+        endpoints.MapGet("/dead-letters/{id}", GetOne);
+        endpoints.MapPost("/dead-letters/{id}/replay", ReplayAsync);
+        endpoints.MapDelete("/dead-letters/{id}", DeleteAsync);
+        return endpoints;
+    }
+
+    private static IResult GetPage(HttpRequest request, DocumentStore store)
+    {
+        if (!QueryParameters.TryGetStart(request, out var start, out var problem)
+            || !QueryParameters.TryGetPageSize(request, out var pageSize, out problem))
+        {
+            return problem!;
+        }
+
+        var deadLetters = store.GetDeadLetters(start, pageSize + 1);
+        var count = Math.Min(deadLetters.Count, pageSize);
+        var items = new DeadLetterEntry[count];
+        for (var i = 0; i < count; i++)
+        {
+            items[i] = DeadLetterView.From(deadLetters[i]);
+        }
+
+        long? next = deadLetters.Count > pageSize ? items[^1].Id : null;
+        return TypedResults.Json(new DeadLetterPage(items, next), IngestHttpJsonContext.Default.DeadLetterPage);
+    }
+
+    private static IResult GetOne(string id, DocumentStore store)
+    {
+        if (!TryParseId(id, out var deadLetterId, out var problem))
+        {
+            return problem;
+        }
+
+        var deadLetter = store.GetDeadLetter(deadLetterId);
+        return deadLetter is null
+            ? DeadLetterNotFound(deadLetterId)
+            : TypedResults.Json(DeadLetterView.From(deadLetter), IngestHttpJsonContext.Default.DeadLetterEntry);
+    }
+
+    private static async Task<IResult> DeleteAsync(string id, DocumentStore store)
+    {
+        if (!TryParseId(id, out var deadLetterId, out var problem))
+        {
+            return problem;
+        }
+
+        return await store.DeleteDeadLetterAsync(deadLetterId).ConfigureAwait(false)
+            ? TypedResults.NoContent()
+            : DeadLetterNotFound(deadLetterId);
+    }
+
+    /// <summary>
+    /// Maps the stored message again with its source's rules (the request body, when given,
+    /// replaces the message body) and, if it now maps, writes the document and deletes the dead
+    /// letter in one batch.
+    /// </summary>
+    private static async Task<IResult> ReplayAsync(string id, HttpContext context, DocumentStore store, IngestionService ingestion)
+    {
+        if (!TryParseId(id, out var deadLetterId, out var problem))
+        {
+            return problem;
+        }
+
+        var deadLetter = store.GetDeadLetter(deadLetterId);
+        if (deadLetter is null)
+        {
+            return DeadLetterNotFound(deadLetterId);
+        }
+
+        if (!DeadLetterEnvelope.TryDecode(deadLetter.Raw.Span, out var envelope, out var error))
+        {
+            return ApiProblems.Unprocessable(
+                "Dead letter cannot be replayed", $"Dead letter {deadLetterId} does not hold a whole message ({error}); it can only be inspected or deleted.");
+        }
+
+        var limit = store.Options.MaxBodyBytes;
+        using var fix = await RequestBody.ReadAsync(context.Request, limit, context.RequestAborted).ConfigureAwait(false);
+        if (fix is null)
+        {
+            return ApiProblems.TooLarge(context.Request.ContentLength ?? -1, limit);
+        }
+
+        var rules = ingestion.Find(DeadLetterView.SourceName(deadLetter.Position.Source))?.Rules ?? new MappingRules();
+        var batch = new WriteBatch();
+        if (!TryMap(envelope, fix, rules, batch, out var mapped, out var reason))
+        {
+            return ApiProblems.Unprocessable(
+                "Message still does not map to a document",
+                $"Dead letter {deadLetterId} was not replayed and is kept: {reason}");
+        }
+
+        batch.DeleteDeadLetter(deadLetterId);
+        WriteResult result;
+        try
+        {
+            result = await store.WriteAsync(batch).ConfigureAwait(false);
+        }
+        catch (InvalidDocumentException ex)
+        {
+            return ApiProblems.Unprocessable("Store rejected the replayed message", $"Dead letter {deadLetterId} was not replayed and is kept: {ex.Message}");
+        }
+
+        long? etag = result.LastEtag == 0 ? null : result.LastEtag;
+        return TypedResults.Json(
+            new ReplayResponse(mapped.Id, mapped.Collection, etag, mapped.Operation == IngestOperation.Put ? IngestOperations.PutName : IngestOperations.DeleteName),
+            IngestHttpJsonContext.Default.ReplayResponse);
+    }
+
+    private static bool TryMap(
+        DeadLetterEnvelope envelope, RequestBody fix, MappingRules rules, WriteBatch batch, out (string Id, string Collection, IngestOperation Operation) mapped, out string? reason)
+    {
+        // An empty request body means "replay as stored".
+        var replaceBody = fix.Length > 0;
+        var message = envelope.ToIncomingMessage(fix.Span, replaceBody);
+        var result = MessageMapper.Map(message, rules);
+        if (result.IsDeadLetter)
+        {
+            mapped = default;
+            reason = result.DeadLetterMessage;
+            return false;
+        }
+
+        if (result.Operation == IngestOperation.Put)
+        {
+            batch.Put(result.Id, result.Collection, result.Body);
+        }
+        else
+        {
+            batch.Delete(result.Id);
+        }
+
+        mapped = (result.Id, result.Collection, result.Operation);
+        reason = null;
+        return true;
+    }
+
+    private static bool TryParseId(string text, out long id, out IResult problem)
+    {
+        if (long.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out id) && id > 0)
+        {
+            problem = null!;
+            return true;
+        }
+
+        problem = ApiProblems.BadParameter("id", text, "expected a dead letter id, a positive integer");
+        return false;
+    }
+
+    private static IResult DeadLetterNotFound(long id) =>
+        ApiProblems.NotFound("Dead letter not found", $"There is no dead letter with id {id}.");
+}

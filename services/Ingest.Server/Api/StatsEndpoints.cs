@@ -1,0 +1,78 @@
+using Ingest.Contracts.Http;
+using Ingest.Documents;
+using Ingest.Server.Batching;
+using Ingest.Server.Sources;
+
+namespace Ingest.Server.Api;
+
+/// <summary><c>/stats</c>: the store's counters, its collections, each source's consumption, batching and lag.</summary>
+public static class StatsEndpoints
+{
+    public static IEndpointRouteBuilder MapStatsEndpoints(this IEndpointRouteBuilder endpoints)
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        endpoints.MapGet("/stats", GetStats);
+        return endpoints;
+    }
+
+    private static IResult GetStats(DocumentStore store, IngestionService ingestion)
+    {
+        var stats = store.GetStats();
+        var storeEntry = new StoreStatsEntry(
+            stats.LastEtag, store.CommitCount, store.BatchCount, store.JournalSyncCount, stats.DocumentCount,
+            stats.TombstoneCount, stats.DocumentBytes, stats.DeadLetterCount, stats.StorageBytes);
+
+        var collections = new CollectionStatsEntry[stats.Collections.Count];
+        for (var i = 0; i < collections.Length; i++)
+        {
+            var collection = stats.Collections[i];
+            collections[i] = new CollectionStatsEntry(collection.Name, collection.Count, collection.BodyBytes, collection.LastEtag);
+        }
+
+        var sources = new SourceStatsEntry[ingestion.Sources.Count];
+        for (var i = 0; i < sources.Length; i++)
+        {
+            sources[i] = ToEntry(ingestion.Sources[i].GetStatus());
+        }
+
+        return TypedResults.Json(new StatsResponse(storeEntry, collections, sources, stats.DeadLetterCount), IngestHttpJsonContext.Default.StatsResponse);
+    }
+
+    private static SourceStatsEntry ToEntry(SourceStatus status)
+    {
+        var partitions = new PartitionStatsEntry[status.Partitions.Count];
+        for (var i = 0; i < partitions.Length; i++)
+        {
+            var partition = status.Partitions[i];
+            partitions[i] = new PartitionStatsEntry(partition.Name, partition.Partition, partition.CommittedOffset, partition.HighWatermark, partition.Lag);
+        }
+
+        return new SourceStatsEntry(
+            status.Name, status.Kind, status.Connected, status.Error, status.Consumed, status.Written, status.DeadLetters, status.Paused,
+            partitions, ToEntry(status.Batching));
+    }
+
+    internal static BatchingStatsEntry ToEntry(BatchStatistics batching)
+    {
+        var hasBatches = batching.Batches > 0;
+        var hasCommits = batching.Commits > 0;
+        return new BatchingStatsEntry(
+            batching.Batches,
+            batching.Items,
+            batching.AverageItems,
+            batching.ItemsPercentile(50),
+            batching.ItemsPercentile(99),
+            new BatchCloseCounts(
+                batching.ClosedBy(BatchCloseReason.Count),
+                batching.ClosedBy(BatchCloseReason.Bytes),
+                batching.ClosedBy(BatchCloseReason.Delay),
+                batching.ClosedBy(BatchCloseReason.Flush)),
+            hasBatches ? batching.FirstItemAgePercentile(50).TotalMilliseconds : 0,
+            hasBatches ? batching.FirstItemAgePercentile(99).TotalMilliseconds : 0,
+            batching.Commits,
+            hasCommits ? batching.CommitLatencyPercentile(50).TotalMilliseconds : 0,
+            hasCommits ? batching.CommitLatencyPercentile(99).TotalMilliseconds : 0,
+            batching.MaxCommitLatency.TotalMilliseconds,
+            batching.ProducerWaits);
+    }
+}

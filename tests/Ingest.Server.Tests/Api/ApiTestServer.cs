@@ -1,0 +1,86 @@
+using System.Net;
+using System.Net.Http.Headers;
+using System.Text;
+using System.Text.Json;
+using Ingest.Documents;
+using Ingest.Server.Tests.Hosting;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace Ingest.Server.Tests.Api;
+
+/// <summary>A running server with its own data directory, and helpers for the API tests.</summary>
+internal sealed class ApiTestServer : IAsyncDisposable
+{
+    private readonly string _dataDirectory;
+
+    private ApiTestServer(string dataDirectory, RunningServer server)
+    {
+        _dataDirectory = dataDirectory;
+        Server = server;
+    }
+
+    public RunningServer Server { get; }
+
+    public HttpClient Client => Server.Client;
+
+    public DocumentStore Store => Server.Services.GetRequiredService<DocumentStore>();
+
+    public static async Task<ApiTestServer> StartAsync(params string[] extraArguments)
+    {
+        var directory = Path.Combine(Path.GetTempPath(), $"ingest-api-test-{Guid.NewGuid():N}");
+        return new ApiTestServer(directory, await RunningServer.StartAsync(directory, extraArguments));
+    }
+
+    public static Uri Relative(string path) => new(path, UriKind.Relative);
+
+    public static ByteArrayContent Json(string json) => Json(Encoding.UTF8.GetBytes(json));
+
+    public static ByteArrayContent Json(byte[] utf8)
+    {
+        var content = new ByteArrayContent(utf8);
+        content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
+        return content;
+    }
+
+    public Task<HttpResponseMessage> PutAsync(string path, string json) => Client.PutAsync(Relative(path), Json(json));
+
+    public async Task<JsonElement> GetJsonAsync(string path, HttpStatusCode expected = HttpStatusCode.OK)
+    {
+        using var response = await Client.GetAsync(Relative(path));
+        return await ReadJsonAsync(response, expected);
+    }
+
+    public static async Task<JsonElement> ReadJsonAsync(HttpResponseMessage response, HttpStatusCode expected)
+    {
+        var text = await response.Content.ReadAsStringAsync();
+        Assert.True(expected == response.StatusCode, $"expected {expected}, got {response.StatusCode}: {text}");
+        Assert.Equal("application/json", response.Content.Headers.ContentType?.MediaType);
+        using var document = JsonDocument.Parse(text);
+        return document.RootElement.Clone();
+    }
+
+    /// <summary>Asserts an RFC 7807 problem with this status and returns its detail.</summary>
+    public static async Task<string> ReadProblemAsync(HttpResponseMessage response, HttpStatusCode expected)
+    {
+        var text = await response.Content.ReadAsStringAsync();
+        Assert.True(expected == response.StatusCode, $"expected {expected}, got {response.StatusCode}: {text}");
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+        using var document = JsonDocument.Parse(text);
+        var root = document.RootElement;
+        Assert.Equal((int)expected, root.GetProperty("status").GetInt32());
+        Assert.False(string.IsNullOrEmpty(root.GetProperty("title").GetString()));
+        return root.GetProperty("detail").GetString() ?? string.Empty;
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await Server.DisposeAsync();
+        try
+        {
+            Directory.Delete(_dataDirectory, recursive: true);
+        }
+        catch (IOException)
+        {
+        }
+    }
+}
