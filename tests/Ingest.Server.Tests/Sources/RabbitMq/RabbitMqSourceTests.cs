@@ -11,12 +11,13 @@ using Ingest.Testing.Brokers;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging.Abstractions;
 using RabbitMQ.Client;
+using Xunit.Abstractions;
 
 namespace Ingest.Server.Tests.Sources.RabbitMq;
 
 /// <summary>The RabbitMQ source against a real broker, writing into a real document store.</summary>
 [Collection(BrokerFixture.Collection)]
-public sealed class RabbitMqSourceTests(BrokerFixture brokers)
+public sealed class RabbitMqSourceTests(BrokerFixture brokers, ITestOutputHelper output)
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(120);
 
@@ -210,51 +211,74 @@ public sealed class RabbitMqSourceTests(BrokerFixture brokers)
     }
 
     [Fact]
-    public async Task A_source_started_before_its_broker_connects_later_and_survives_a_broker_restart_mid_stream()
+    public async Task A_source_started_before_its_broker_connects_later_and_another_survives_a_broker_restart_mid_stream()
     {
-        const int half = 5_000;
+        const int late = 100;
+        const int first = 60_000;
+        const int rest = 2_000;
         await using var broker = new RestartableBrokers("rabbit-source", kafkaPort: 19_871, rabbitMqPort: 15_772);
         var uri = new Uri(broker.RabbitMqUri);
         var queue = $"src-restart-{Guid.NewGuid():N}";
         using var temp = new TempDocumentStore();
+        var options = new RabbitMqSourceOptions { Uri = broker.RabbitMqUri, Queues = [queue], Prefetch = 200 };
+
+        // No broker yet: start returns, the status says why nothing is consumed, and the source
+        // keeps trying until the broker is there.
+        await using (var early = new RabbitMqSource("early", options, temp.Store, new BatchingOptions(), NullLoggerFactory.Instance, TimeProvider.System))
+        {
+            await early.StartAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30));
+            var down = early.GetStatus();
+            Assert.False(down.Connected);
+            Assert.NotNull(down.Error);
+
+            await broker.StartRabbitMqAsync();
+            await WaitUntilAsync(() => early.GetStatus().Connected, "the source connected once the broker was up");
+            Assert.Null(early.GetStatus().Error);
+            await using (var client = await AmqpTestClient.ConnectAsync(uri))
+            {
+                await client.PublishAsync(queue, late, i => (new BasicProperties { MessageId = $"late-{i}" }, Body(i)));
+            }
+
+            await WaitUntilAsync(() => early.GetStatus().Written >= late, "messages written by the late-connected source");
+            await early.StopAsync(CancellationToken.None);
+        }
+
+        // A backlog, so the broker goes down with messages still queued and delivered-but-unacked.
+        await using (var client = await AmqpTestClient.ConnectAsync(uri))
+        {
+            await client.PublishAsync(queue, first, i => (new BasicProperties { MessageId = $"r-{i}" }, Body(i)));
+        }
+
         await using var source = new RabbitMqSource(
-            "restart", new RabbitMqSourceOptions { Uri = broker.RabbitMqUri, Queues = [queue] },
-            temp.Store, new BatchingOptions(), NullLoggerFactory.Instance, TimeProvider.System);
-
-        // No broker yet: start returns, and the status says why nothing is consumed.
-        await source.StartAsync(CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30));
-        var down = source.GetStatus();
-        Assert.False(down.Connected);
-        Assert.NotNull(down.Error);
-
-        await broker.StartRabbitMqAsync();
-        await WaitUntilAsync(() => source.GetStatus().Connected, "the source connected once the broker was up");
-        Assert.Null(source.GetStatus().Error);
-        await using (var client = await AmqpTestClient.ConnectAsync(uri))
-        {
-            await client.PublishAsync(queue, half, i => (new BasicProperties { MessageId = $"r-{i}" }, Body(i)));
-        }
-
-        await WaitUntilAsync(() => source.GetStatus().Written >= half / 5, "part of the stream written");
-        await broker.StopRabbitMqAsync();
+            "restart", options, temp.Store, new BatchingOptions { MaxMessages = 10, MaxPendingBatches = 1 }, NullLoggerFactory.Instance, TimeProvider.System);
+        await source.StartAsync(CancellationToken.None);
+        await WaitUntilAsync(() => source.GetStatus().Written >= 1_000, "part of the backlog written");
+        var stopping = broker.StopRabbitMqAsync();
         await WaitUntilAsync(() => !source.GetStatus().Connected, "the source noticed the broker is gone");
+        var writtenWhenDisconnected = source.GetStatus().Written;
+        await stopping;
+        output.WriteLine($"{writtenWhenDisconnected} of {first} messages were written when the connection dropped");
+        Assert.True(writtenWhenDisconnected < first, $"all {first} messages were written before the broker stopped; the restart was not mid-stream");
+
         await broker.StartRabbitMqAsync();
         await using (var client = await AmqpTestClient.ConnectAsync(uri))
         {
-            await client.PublishAsync(queue, half, i => (new BasicProperties { MessageId = $"r-{half + i}" }, Body(half + i)));
+            await client.PublishAsync(queue, rest, i => (new BasicProperties { MessageId = $"r-{first + i}" }, Body(first + i)));
         }
 
-        await WaitUntilAsync(() => temp.Store.GetStats().DocumentCount >= 2 * half, "every message from before and after the restart stored");
+        await WaitUntilAsync(() => temp.Store.GetStats().DocumentCount >= late + first + rest, "every message from before and after the restart stored");
+        output.WriteLine($"consumed {source.GetStatus().Consumed} deliveries for {first + rest} messages (redeliveries after the restart included)");
         Assert.True(source.GetStatus().Connected);
         await source.StopAsync(CancellationToken.None);
 
-        for (var i = 0; i < 2 * half; i++)
+        for (var i = 0; i < first + rest; i++)
         {
             var document = temp.Store.Get($"r-{i}");
             Assert.True(document is not null, $"message {i} is missing");
             Assert.True(document.Body.Span.SequenceEqual(Body(i)));
         }
 
+        Assert.Equal(late + first + rest, temp.Store.GetStats().DocumentCount);
         await using var check = await AmqpTestClient.ConnectAsync(uri);
         Assert.Equal(0u, await check.ReadyAsync(queue));
     }
@@ -294,6 +318,9 @@ public sealed class RabbitMqSourceTests(BrokerFixture brokers)
         Assert.Equal(count, source.Acknowledged);
         Assert.True(samples > 10, $"only {samples} samples");
         Assert.True(highest <= source.Prefetch + slack, $"up to {highest} messages were unacknowledged at the broker; the prefetch is {source.Prefetch}");
+
+        // The queue's depth is sampled in the background and reported as the lag.
+        await WaitUntilAsync(() => source.GetStatus().Partitions[0].Lag == 0, "the lag reported as 0 once the backlog is consumed");
         await source.StopAsync(CancellationToken.None);
         Assert.Equal(count, temp.Store.GetStats().DocumentCount);
         Assert.Equal(0u, await client.ReadyAsync(queue));
