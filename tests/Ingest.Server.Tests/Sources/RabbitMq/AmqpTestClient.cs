@@ -24,8 +24,8 @@ internal sealed class AmqpTestClient : IAsyncDisposable
         return new AmqpTestClient(connection, publisher);
     }
 
-    public async Task DeclareAsync(string queue) =>
-        await _publisher.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false);
+    public async Task DeclareAsync(string queue, IDictionary<string, object?>? arguments = null) =>
+        await _publisher.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false, arguments);
 
     /// <summary>Publishes persistent messages; returns once the broker has confirmed every one.</summary>
     public async Task PublishAsync(string queue, int count, Func<int, (BasicProperties Properties, byte[] Body)> message)

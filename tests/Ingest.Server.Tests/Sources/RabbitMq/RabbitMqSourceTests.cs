@@ -284,6 +284,28 @@ public sealed class RabbitMqSourceTests(BrokerFixture brokers, ITestOutputHelper
     }
 
     [Fact]
+    public async Task A_queue_that_exists_with_other_arguments_is_reported_by_name_in_the_status()
+    {
+        var rabbit = await brokers.GetRabbitMqAsync();
+        var queue = $"src-args-{Guid.NewGuid():N}";
+        using var temp = new TempDocumentStore();
+        await using var client = await AmqpTestClient.ConnectAsync(rabbit.Uri);
+        await client.DeclareAsync(queue, new Dictionary<string, object?> { ["x-max-length"] = 1_000 });
+        await using var source = new RabbitMqSource(
+            "args", new RabbitMqSourceOptions { Uri = rabbit.Uri.ToString(), Queues = [queue] },
+            temp.Store, new BatchingOptions(), NullLoggerFactory.Instance, TimeProvider.System);
+
+        await source.StartAsync(CancellationToken.None);
+
+        var status = source.GetStatus();
+        Assert.False(status.Connected);
+        Assert.NotNull(status.Error);
+        Assert.Contains($"queue '{queue}' exists with other settings", status.Error, StringComparison.Ordinal);
+        await source.StopAsync(CancellationToken.None);
+        await client.DeleteAsync(queue);
+    }
+
+    [Fact]
     public async Task While_a_backlog_is_consumed_in_tiny_batches_the_broker_never_has_more_than_the_prefetch_unacknowledged()
     {
         const int count = 3_000;
