@@ -24,7 +24,11 @@ public sealed partial class IngestionService : IHostedService, IAsyncDisposable
         _logger = loggers.CreateLogger<IngestionService>();
         var options = sources.Value;
         // KAFKA-SOURCES: for each options.Kafka[i]: _sources.Add(new Kafka.KafkaSource(kafka.EffectiveName(i), kafka, store, batching.Value, loggers, time));
-        // RABBITMQ-SOURCES: for each options.RabbitMq[i]: _sources.Add(new RabbitMq.RabbitMqSource(rabbit.EffectiveName(i), rabbit, store, batching.Value, loggers, time));
+        for (var i = 0; i < options.RabbitMq.Count; i++)
+        {
+            _sources.Add(new RabbitMq.RabbitMqSource(options.RabbitMq[i].EffectiveName(i), options.RabbitMq[i], store, batching.Value, loggers, time));
+        }
+
         _ = options;
         _ = store;
         _ = time;
