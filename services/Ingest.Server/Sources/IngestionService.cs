@@ -28,7 +28,10 @@ public sealed partial class IngestionService : IHostedService, IAsyncDisposable
             _sources.Add(new Kafka.KafkaSource(options.Kafka[i].EffectiveName(i), options.Kafka[i], store, batching.Value, loggers, time));
         }
 
-        // RABBITMQ-SOURCES: for each options.RabbitMq[i]: _sources.Add(new RabbitMq.RabbitMqSource(rabbit.EffectiveName(i), rabbit, store, batching.Value, loggers, time));
+        for (var i = 0; i < options.RabbitMq.Count; i++)
+        {
+            _sources.Add(new RabbitMq.RabbitMqSource(options.RabbitMq[i].EffectiveName(i), options.RabbitMq[i], store, batching.Value, loggers, time));
+        }
     }
 
     public IReadOnlyList<IngestSource> Sources => _sources;
