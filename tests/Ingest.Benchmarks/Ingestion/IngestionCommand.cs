@@ -123,6 +123,7 @@ internal static class IngestionCommand
             }
 
             KafkaConsumerPerfTest.RunIfAvailable(bootstrapServers, data);
+            await ReferenceStoreAsync(options, systems, KafkaIngest, sizes.KafkaDocuments).ConfigureAwait(false);
         }
         finally
         {
@@ -161,6 +162,10 @@ internal static class IngestionCommand
                     : await MeasureAsync(RabbitMqIngest, system, () => InDirectoryAsync(options, system, directory => SourceIngestRun.RunAsync(
                         directory, data, store => RabbitMqServiceSource.Create(uri, queue, prefetch, store, loggerFactory), RunTimeout))).ConfigureAwait(false);
                 results.Add(result);
+                if (system == Ingest)
+                {
+                    await ReferenceStoreAsync(options, systems, RabbitMqIngest, sizes.RabbitMqDocuments).ConfigureAwait(false);
+                }
             }
             finally
             {
@@ -200,6 +205,14 @@ internal static class IngestionCommand
             Directory.Delete(directory, recursive: true);
         }
     }
+
+    /// <summary>With the ingest system, what the store alone does with the same documents, so the ratio can be read against it.</summary>
+    private static Task ReferenceStoreAsync(BenchmarkArguments options, List<string> systems, string workload, int count) =>
+        systems.Contains(Ingest)
+            ? IgnoreFailureAsync(
+                $"the store-only reference for {workload}",
+                () => StoreCeiling.RunAsync(Path.Combine(options.BaseDirectory, $"ingest-bench-ingestion-store-{Guid.NewGuid():N}"), workload, count, options.Seed))
+            : Task.CompletedTask;
 
     private static void PrintPreload(string broker, string description, PreloadedData data) =>
         Console.WriteLine(string.Create(
