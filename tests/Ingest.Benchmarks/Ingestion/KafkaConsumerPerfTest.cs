@@ -28,7 +28,7 @@ internal static class KafkaConsumerPerfTest
         {
             "--bootstrap-server", bootstrapServers, "--topic", data.Destination,
             "--messages", data.Documents.ToString(CultureInfo.InvariantCulture),
-            "--group", $"bench-perf-test-{Guid.NewGuid():N}", "--timeout", "120000",
+            "--group", KafkaPreload.GroupFor(data.Destination, "perf-test"), "--timeout", "120000",
         })
         {
             start.ArgumentList.Add(argument);

@@ -15,7 +15,7 @@ internal static class KafkaPlainConsumer
         var config = new ConsumerConfig
         {
             BootstrapServers = bootstrapServers,
-            GroupId = $"bench-plain-{Guid.NewGuid():N}",
+            GroupId = KafkaPreload.GroupFor(data.Destination, "plain"),
             AutoOffsetReset = AutoOffsetReset.Earliest,
             EnableAutoCommit = true,
         };

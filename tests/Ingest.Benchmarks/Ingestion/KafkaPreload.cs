@@ -75,9 +75,19 @@ internal static class KafkaPreload
         return new PreloadedData(topic, count, bytes, started.Elapsed);
     }
 
+    /// <summary>The consumer group a reader of <paramref name="topic"/> uses; named after the topic so clean-up finds it.</summary>
+    public static string GroupFor(string topic, string reader) => $"{topic}-{reader}";
+
+    /// <summary>Deletes the topic and the groups that read it.</summary>
     public static async Task DeleteTopicAsync(string bootstrapServers, string topic)
     {
         using var admin = new AdminClientBuilder(new AdminClientConfig { BootstrapServers = bootstrapServers }).Build();
         await admin.DeleteTopicsAsync([topic]).ConfigureAwait(false);
+        var metadata = admin.ListGroups(TimeSpan.FromSeconds(10));
+        var groups = metadata.Where(g => g.Group.StartsWith(topic + "-", StringComparison.Ordinal)).Select(g => g.Group).ToList();
+        if (groups.Count > 0)
+        {
+            await admin.DeleteGroupsAsync(groups).ConfigureAwait(false);
+        }
     }
 }

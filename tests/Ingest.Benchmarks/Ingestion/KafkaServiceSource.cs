@@ -16,7 +16,7 @@ internal static class KafkaServiceSource
             Name = "bench-kafka",
             BootstrapServers = bootstrapServers,
             Topics = [topic],
-            GroupId = $"bench-ingest-{Guid.NewGuid():N}",
+            GroupId = KafkaPreload.GroupFor(topic, "ingest"),
             Collection = ProfileDocuments.Collection,
 
             // A fresh group must start at the beginning of the pre-loaded topic.
