@@ -1,4 +1,5 @@
 using Ingest.Benchmarks.Documents;
+using Ingest.Benchmarks.Ingestion;
 using Ingest.Benchmarks.Micro;
 using Ingest.Benchmarks.Storage;
 
@@ -7,6 +8,7 @@ return args switch
 {
     ["storage", .. var rest] => StorageCommand.Run(rest),
     ["documents", .. var rest] => DocumentsCommand.Run(rest),
+    ["ingest", .. var rest] => IngestionCommand.Run(rest),
     ["micro", .. var rest] => MicroCommand.Run(rest),
     _ => PrintUsage(),
 };
@@ -18,6 +20,8 @@ static int PrintUsage()
     Console.Error.WriteLine("      Ingest, LMDB, SQLite and the raw disk on the storage engine's workloads.");
     Console.Error.WriteLine($"  {DocumentsCommand.Usage}");
     Console.Error.WriteLine("      The document store and SQLite on the same generated orders.");
+    Console.Error.WriteLine($"  {IngestionCommand.Usage}");
+    Console.Error.WriteLine("      The service's Kafka and RabbitMQ sources against plain consumers of the same pre-loaded messages.");
     Console.Error.WriteLine($"  {MicroCommand.Usage}");
     Console.Error.WriteLine("      BenchmarkDotNet micro benchmarks of this assembly, e.g. micro --filter '*Lmdb*'.");
     return 2;

@@ -23,15 +23,15 @@ public sealed partial class IngestionService : IHostedService, IAsyncDisposable
         ArgumentNullException.ThrowIfNull(loggers);
         _logger = loggers.CreateLogger<IngestionService>();
         var options = sources.Value;
-        // KAFKA-SOURCES: for each options.Kafka[i]: _sources.Add(new Kafka.KafkaSource(kafka.EffectiveName(i), kafka, store, batching.Value, loggers, time));
+        for (var i = 0; i < options.Kafka.Count; i++)
+        {
+            _sources.Add(new Kafka.KafkaSource(options.Kafka[i].EffectiveName(i), options.Kafka[i], store, batching.Value, loggers, time));
+        }
+
         for (var i = 0; i < options.RabbitMq.Count; i++)
         {
             _sources.Add(new RabbitMq.RabbitMqSource(options.RabbitMq[i].EffectiveName(i), options.RabbitMq[i], store, batching.Value, loggers, time));
         }
-
-        _ = options;
-        _ = store;
-        _ = time;
     }
 
     public IReadOnlyList<IngestSource> Sources => _sources;

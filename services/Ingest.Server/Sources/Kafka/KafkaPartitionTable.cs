@@ -1,0 +1,253 @@
+using Confluent.Kafka;
+using Ingest.Documents;
+
+namespace Ingest.Server.Sources.Kafka;
+
+/// <summary>
+/// A Kafka source's bookkeeping per topic partition, shared by its consume thread (assignments,
+/// epochs, commits) and its writer's thread (what is current, what became durable). Offsets kept
+/// here are "next" offsets, as Kafka commits and the store keeps them.
+/// </summary>
+internal sealed class KafkaPartitionTable
+{
+    private readonly string _source;
+    private readonly Lock _gate = new();
+    private readonly Dictionary<string, List<KafkaPartitionState?>> _byTopic = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, List<KafkaPartitionState?>> _byOrigin = new(StringComparer.Ordinal);
+
+    // The writer's thread only: the partitions one batch touches.
+    private readonly List<KafkaPartitionState> _touched = [];
+
+    public KafkaPartitionTable(string source)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        _source = source;
+    }
+
+    /// <summary>The state of a partition, created on first sight.</summary>
+    public KafkaPartitionState Get(string topic, int partition)
+    {
+        lock (_gate)
+        {
+            if (!_byTopic.TryGetValue(topic, out var partitions))
+            {
+                partitions = [];
+                _byTopic.Add(topic, partitions);
+                _byOrigin.Add(_source + "/" + topic, partitions);
+            }
+
+            while (partitions.Count <= partition)
+            {
+                partitions.Add(null);
+            }
+
+            if (partitions[partition] is not { } state)
+            {
+                // Every partition of a topic shares the first one's origin string.
+                var origin = FirstOrigin(partitions) ?? _source + "/" + topic;
+                partitions[partition] = state = new KafkaPartitionState(topic, origin, partition);
+            }
+
+            return state;
+        }
+    }
+
+    /// <summary>The epoch items consumed now are stamped with.</summary>
+    public int EpochOf(KafkaPartitionState state)
+    {
+        lock (_gate)
+        {
+            return state.Epoch;
+        }
+    }
+
+    public bool IsCurrent(in IngestItem item)
+    {
+        lock (_gate)
+        {
+            return Find(item.Origin, item.Partition) is { Assigned: true } state && state.Epoch == item.Epoch;
+        }
+    }
+
+    /// <summary>Marks a partition assigned; its commit bookkeeping starts afresh.</summary>
+    public KafkaPartitionState Assign(string topic, int partition)
+    {
+        var state = Get(topic, partition);
+        lock (_gate)
+        {
+            state.Assigned = true;
+            state.DurableNext = -1;
+            state.CommittedNext = -1;
+            state.HighWatermark = -1;
+        }
+
+        return state;
+    }
+
+    /// <summary>Lets a partition go (revoked or lost): items consumed from it so far are no longer current, nothing more is committed for it.</summary>
+    public void Release(string topic, int partition)
+    {
+        var state = Get(topic, partition);
+        lock (_gate)
+        {
+            state.Assigned = false;
+            state.Epoch++;
+            state.DurableNext = -1;
+            state.CommittedNext = -1;
+            state.HighWatermark = -1;
+        }
+    }
+
+    /// <summary>Adds, per partition of the current items, the position after the last of them.</summary>
+    public void AddPositions(WriteBatch batch, ReadOnlySpan<IngestItem> items)
+    {
+        SumUp(items);
+        foreach (var state in _touched)
+        {
+            batch.SetSourcePosition(state.Origin, state.Partition, state.BatchMax + 1);
+        }
+    }
+
+    /// <summary>Records that the current items of a batch are durable, so their offsets may be committed to Kafka.</summary>
+    public void RecordDurable(ReadOnlySpan<IngestItem> items)
+    {
+        SumUp(items);
+        lock (_gate)
+        {
+            foreach (var state in _touched)
+            {
+                if (state.Assigned && state.BatchMax + 1 > state.DurableNext)
+                {
+                    state.DurableNext = state.BatchMax + 1;
+                }
+            }
+        }
+    }
+
+    /// <summary>Adds the offsets that are durable but not yet committed to Kafka, for assigned partitions; the number added.</summary>
+    public int CollectCommits(List<TopicPartitionOffset> into)
+    {
+        var added = 0;
+        lock (_gate)
+        {
+            foreach (var partitions in _byTopic.Values)
+            {
+                foreach (var state in partitions)
+                {
+                    if (state is { Assigned: true } && state.DurableNext > state.CommittedNext)
+                    {
+                        into.Add(new TopicPartitionOffset(state.TopicPartition, new Offset(state.DurableNext)));
+                        added++;
+                    }
+                }
+            }
+        }
+
+        return added;
+    }
+
+    /// <summary>Records offsets Kafka accepted.</summary>
+    public void MarkCommitted(List<TopicPartitionOffset> offsets)
+    {
+        lock (_gate)
+        {
+            foreach (var offset in offsets)
+            {
+                if (Find(offset.Topic, offset.Partition.Value, byOrigin: false) is { Assigned: true } state && offset.Offset.Value > state.CommittedNext)
+                {
+                    state.CommittedNext = offset.Offset.Value;
+                }
+            }
+        }
+    }
+
+    /// <summary>The assigned partitions, for status and watermark refreshes.</summary>
+    public void CollectAssigned(List<KafkaPartitionState> into)
+    {
+        lock (_gate)
+        {
+            foreach (var partitions in _byTopic.Values)
+            {
+                foreach (var state in partitions)
+                {
+                    if (state is { Assigned: true })
+                    {
+                        into.Add(state);
+                    }
+                }
+            }
+        }
+    }
+
+    public void SetHighWatermark(KafkaPartitionState state, long high)
+    {
+        lock (_gate)
+        {
+            state.HighWatermark = high;
+        }
+    }
+
+    public long HighWatermarkOf(KafkaPartitionState state)
+    {
+        lock (_gate)
+        {
+            return state.HighWatermark;
+        }
+    }
+
+    // Fills _touched with the partitions of the batch's current items, each with its highest offset.
+    private void SumUp(ReadOnlySpan<IngestItem> items)
+    {
+        foreach (var state in _touched)
+        {
+            state.BatchMax = -1;
+        }
+
+        _touched.Clear();
+        lock (_gate)
+        {
+            KafkaPartitionState? last = null;
+            for (var i = 0; i < items.Length; i++)
+            {
+                ref readonly var item = ref items[i];
+                var state = last is not null && ReferenceEquals(last.Origin, item.Origin) && last.Partition == item.Partition
+                    ? last
+                    : Find(item.Origin, item.Partition);
+                last = state;
+                if (state is not { Assigned: true } || state.Epoch != item.Epoch)
+                {
+                    continue;
+                }
+
+                if (state.BatchMax < 0)
+                {
+                    _touched.Add(state);
+                }
+
+                if (item.Offset > state.BatchMax)
+                {
+                    state.BatchMax = item.Offset;
+                }
+            }
+        }
+    }
+
+    private KafkaPartitionState? Find(string name, int partition, bool byOrigin = true)
+    {
+        var map = byOrigin ? _byOrigin : _byTopic;
+        return map.TryGetValue(name, out var partitions) && (uint)partition < (uint)partitions.Count ? partitions[partition] : null;
+    }
+
+    private static string? FirstOrigin(List<KafkaPartitionState?> partitions)
+    {
+        foreach (var state in partitions)
+        {
+            if (state is not null)
+            {
+                return state.Origin;
+            }
+        }
+
+        return null;
+    }
+}

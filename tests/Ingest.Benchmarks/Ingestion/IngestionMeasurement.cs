@@ -1,0 +1,32 @@
+namespace Ingest.Benchmarks.Ingestion;
+
+/// <summary>
+/// One system consuming one pre-loaded topic or queue. Rates are over <see cref="Elapsed"/>, from
+/// the first message received to the last one read (plain consumer) or durable (ingest), so the
+/// consumer-group join or connection setup, reported as <see cref="Startup"/>, does not dilute them.
+/// </summary>
+internal sealed record IngestionMeasurement(long Documents, long Bytes, TimeSpan Startup, TimeSpan Elapsed)
+{
+    /// <summary>How long writing a batch durably took, median and 99th percentile (ingest only; power-of-two bucket bounds).</summary>
+    public TimeSpan? CommitP50 { get; init; }
+
+    public TimeSpan? CommitP99 { get; init; }
+
+    /// <summary>Median batch size in documents (ingest only; power-of-two bucket bound).</summary>
+    public long? BatchP50 { get; init; }
+
+    /// <summary>Batches written (ingest only).</summary>
+    public long? Batches { get; init; }
+
+    /// <summary>Batches closed by the delay limit rather than by size (ingest only): the consumer did not keep the batcher full.</summary>
+    public long? ClosedByDelay { get; init; }
+
+    /// <summary>Times the source had to wait for the store (ingest only): the store was the bottleneck.</summary>
+    public long? ProducerWaits { get; init; }
+
+    private double Seconds => Math.Max(Elapsed.TotalSeconds, 1e-9);
+
+    public double DocumentsPerSecond => Documents / Seconds;
+
+    public double MegabytesPerSecond => Bytes / Seconds / 1e6;
+}

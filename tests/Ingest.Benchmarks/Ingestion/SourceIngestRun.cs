@@ -1,0 +1,81 @@
+using System.Diagnostics;
+using Ingest.Documents;
+using Ingest.Server.Batching;
+using Ingest.Server.Sources;
+using Ingest.Storage;
+
+namespace Ingest.Benchmarks.Ingestion;
+
+/// <summary>
+/// Runs one of the service's sources into a fresh durable <see cref="DocumentStore"/> until the
+/// store holds every pre-loaded document, reading the source's status every few milliseconds.
+/// </summary>
+internal static class SourceIngestRun
+{
+    private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(5);
+
+    public static async Task<IngestionMeasurement> RunAsync(
+        string directory, PreloadedData data, Func<DocumentStore, IngestSource> createSource, TimeSpan timeout)
+    {
+        using var store = DocumentStore.Open(directory, new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.Durable } });
+        var source = createSource(store);
+        await using (source.ConfigureAwait(false))
+        {
+            var started = Stopwatch.GetTimestamp();
+            await source.StartAsync(CancellationToken.None).ConfigureAwait(false);
+            long first = 0;
+            SourceStatus status;
+            while (true)
+            {
+                status = source.GetStatus();
+                if (first == 0 && status.Consumed > 0)
+                {
+                    first = Stopwatch.GetTimestamp();
+                }
+
+                // Written counts puts once their batch is durable.
+                if (status.Written + status.DeadLetters >= data.Documents)
+                {
+                    break;
+                }
+
+                if (Stopwatch.GetElapsedTime(started) > timeout)
+                {
+                    throw new TimeoutException(
+                        $"{source.Name}: {status.Written} of {data.Documents} documents durable after {timeout} (consumed {status.Consumed}, error: {status.Error ?? "none"})");
+                }
+
+                await Task.Delay(PollInterval).ConfigureAwait(false);
+            }
+
+            var end = Stopwatch.GetTimestamp();
+            if (first == 0)
+            {
+                first = started;
+            }
+
+            using (var stop = new CancellationTokenSource(TimeSpan.FromSeconds(30)))
+            {
+                await source.StopAsync(stop.Token).ConfigureAwait(false);
+            }
+
+            var stats = store.GetStats();
+            if (status.DeadLetters > 0 || stats.DocumentCount != data.Documents)
+            {
+                throw new InvalidOperationException(
+                    $"{source.Name}: the store holds {stats.DocumentCount} of {data.Documents} documents and {stats.DeadLetterCount} dead letters (last error: {status.Error ?? "none"})");
+            }
+
+            var batching = status.Batching;
+            return new IngestionMeasurement(data.Documents, data.Bytes, Stopwatch.GetElapsedTime(started, first), Stopwatch.GetElapsedTime(first, end))
+            {
+                CommitP50 = batching.CommitLatencyPercentile(50),
+                CommitP99 = batching.CommitLatencyPercentile(99),
+                BatchP50 = batching.ItemsPercentile(50),
+                Batches = batching.Commits,
+                ClosedByDelay = batching.ClosedBy(BatchCloseReason.Delay),
+                ProducerWaits = batching.ProducerWaits,
+            };
+        }
+    }
+}
