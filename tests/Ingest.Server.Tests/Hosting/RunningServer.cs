@@ -20,6 +20,9 @@ internal sealed class RunningServer : IAsyncDisposable
 
     public HttpClient Client { get; }
 
+    /// <summary>The host's services, to reach the store and sources directly.</summary>
+    public IServiceProvider Services => _app.Services;
+
     public static async Task<RunningServer> StartAsync(string dataDirectory, params string[] extraArguments)
     {
         string[] arguments = ["--urls", "http://127.0.0.1:0", $"--Ingest:DataDirectory={dataDirectory}", .. extraArguments];
