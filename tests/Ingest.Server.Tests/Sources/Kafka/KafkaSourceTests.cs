@@ -45,8 +45,12 @@ public sealed class KafkaSourceTests(BrokerFixture brokers)
                 async () => (await CommittedAsync(kafka.BootstrapServers, group, topic, 3)).OrderBy(p => p.Key).SequenceEqual(ends.OrderBy(p => p.Key)),
                 TimeSpan.FromSeconds(30), "the group's committed offsets at the end");
 
+            await WaitUntilAsync(
+                () => source.GetStatus().Partitions.All(p => p.HighWatermark == ends[p.Partition] && p.CommittedOffset == ends[p.Partition] && p.Lag == 0),
+                TimeSpan.FromSeconds(30), "status shows every partition caught up");
             var status = source.GetStatus();
             Assert.True(status.Connected);
+            Assert.False(status.Paused);
             Assert.Null(status.Error);
             Assert.Equal(Count, status.Consumed);
             Assert.Equal(Count, status.Written);
