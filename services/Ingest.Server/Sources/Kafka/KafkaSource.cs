@@ -157,7 +157,13 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
     private IConsumer<byte[]?, byte[]?> BuildConsumer()
     {
-        var config = new ConsumerConfig { AutoOffsetReset = AutoOffsetReset.Earliest };
+        var config = new ConsumerConfig
+        {
+            AutoOffsetReset = AutoOffsetReset.Earliest,
+            // A resume after a pause waits for the fetch already in flight; librdkafka's 500 ms
+            // long poll would stall every pause that long, so keep it short.
+            FetchWaitMaxMs = 100,
+        };
         foreach (var (key, value) in _options.Settings)
         {
             config.Set(key, value);

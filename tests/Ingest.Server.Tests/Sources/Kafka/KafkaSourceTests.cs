@@ -281,7 +281,7 @@ public sealed class KafkaSourceTests(BrokerFixture brokers)
         var burstStatistics = burst.Statistics;
         Assert.True(burstStatistics.ClosedBy(BatchCloseReason.Count) >= (Burst / 500) - 2, $"{burstStatistics.ClosedBy(BatchCloseReason.Count)} of {burstStatistics.Batches} by count");
         Assert.True(
-            burstStatistics.ClosedBy(BatchCloseReason.Count) >= burstStatistics.Batches * 0.75,
+            burstStatistics.ClosedBy(BatchCloseReason.Count) >= burstStatistics.Batches * 0.85,
             $"count {burstStatistics.ClosedBy(BatchCloseReason.Count)}, delay {burstStatistics.ClosedBy(BatchCloseReason.Delay)}, bytes {burstStatistics.ClosedBy(BatchCloseReason.Bytes)}, flush {burstStatistics.ClosedBy(BatchCloseReason.Flush)}; waits {burstStatistics.ProducerWaits}");
         Assert.Equal(500, burstStatistics.MaxItems);
     }
