@@ -25,7 +25,6 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private readonly KafkaSourceOptions _options;
     private readonly DocumentStore _store;
     private readonly ILogger _logger;
-    private readonly TimeProvider _time;
     private readonly BatchWriter _writer;
     private readonly KafkaPartitionTable _partitions;
     private readonly KafkaHeadersView _headers = new();
@@ -60,7 +59,6 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         ArgumentNullException.ThrowIfNull(time);
         _options = options;
         _store = store;
-        _time = time;
         _logger = loggers.CreateLogger<KafkaSource>();
         _partitions = new KafkaPartitionTable(name);
         _writer = new BatchWriter(name, store, batching, this, loggers.CreateLogger<BatchWriter>(), time);
@@ -112,7 +110,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             long? committed = _store.GetSourcePosition(state.Origin, state.Partition) is { } stored ? stored.Position.NextOffset : null;
             var high = _partitions.HighWatermarkOf(state);
             long? highWatermark = high >= 0 ? high : null;
-            long? lag = highWatermark is { } h ? Math.Max(0, h - (committed ?? 0)) : null;
+            long? lag = highWatermark is { } h && committed is { } c ? Math.Max(0, h - c) : null;
             partitions.Add(new PartitionStatus(state.Topic, state.Partition, committed, highWatermark, lag));
         }
 
@@ -159,7 +157,13 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
     private IConsumer<byte[]?, byte[]?> BuildConsumer()
     {
-        var config = new ConsumerConfig { AutoOffsetReset = AutoOffsetReset.Earliest };
+        var config = new ConsumerConfig
+        {
+            AutoOffsetReset = AutoOffsetReset.Earliest,
+            // A resume after a pause waits for the fetch already in flight; librdkafka's 500 ms
+            // long poll would stall every pause that long, so keep it short.
+            FetchWaitMaxMs = 100,
+        };
         foreach (var (key, value) in _options.Settings)
         {
             config.Set(key, value);
@@ -212,6 +216,14 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
                 catch (OperationCanceledException) when (_abandon.IsCancellationRequested)
                 {
                     break;
+                }
+                catch (Exception ex) when (!_writer.IsStopped)
+                {
+                    // E.g. the store failing a position read in a rebalance callback: keep the
+                    // group membership alive and try again rather than go quiet.
+                    _error = ex.Message;
+                    LogConsumeFailed(_logger, Name, ex.Message, ex);
+                    _stopping.Token.WaitHandle.WaitOne(TimeSpan.FromSeconds(1));
                 }
             }
 

@@ -1,0 +1,105 @@
+using Confluent.Kafka;
+using Ingest.Documents;
+using Ingest.Server.Sources;
+using Ingest.Server.Sources.Kafka;
+
+namespace Ingest.Server.Tests.Sources.Kafka;
+
+public sealed class KafkaPartitionTableTests
+{
+    [Fact]
+    public void Positions_are_one_past_the_highest_offset_per_partition_including_dead_letters()
+    {
+        var table = new KafkaPartitionTable("src");
+        var p0 = table.Assign("orders", 0);
+        var p2 = table.Assign("orders", 2);
+        IngestItem[] items =
+        [
+            Put(p0, 10), Put(p2, 7), DeadLetter(p0, 11), Put(p2, 8), Put(p0, 12),
+        ];
+        using var temp = new TempStore();
+        var batch = new WriteBatch();
+        table.AddPositions(batch, items);
+        temp.Store.Write(batch);
+
+        Assert.Equal("src/orders", p0.Origin);
+        Assert.Same(p0.Origin, p2.Origin);
+        Assert.Equal(13, temp.Store.GetSourcePosition("src/orders", 0)!.Value.Position.NextOffset);
+        Assert.Equal(9, temp.Store.GetSourcePosition("src/orders", 2)!.Value.Position.NextOffset);
+        Assert.Null(temp.Store.GetSourcePosition("src/orders", 1));
+    }
+
+    [Fact]
+    public void Items_from_before_a_release_are_not_current_and_add_no_position()
+    {
+        var table = new KafkaPartitionTable("src");
+        var p0 = table.Assign("orders", 0);
+        var stale = Put(p0, 5, table.EpochOf(p0));
+        table.Release("orders", 0);
+        Assert.False(table.IsCurrent(stale));
+
+        table.Assign("orders", 0);
+        var fresh = Put(p0, 3, table.EpochOf(p0));
+        Assert.True(table.IsCurrent(fresh));
+        Assert.False(table.IsCurrent(stale));
+
+        var batch = new WriteBatch();
+        table.AddPositions(batch, [stale]);
+        Assert.Equal(0, batch.Count);
+        table.AddPositions(batch, [stale, fresh]);
+        Assert.Equal(1, batch.Count);
+    }
+
+    [Fact]
+    public void Durable_offsets_are_collected_for_commit_once_and_never_for_released_partitions()
+    {
+        var table = new KafkaPartitionTable("src");
+        var p0 = table.Assign("orders", 0);
+        var p1 = table.Assign("orders", 1);
+        var commits = new List<TopicPartitionOffset>();
+        Assert.Equal(0, table.CollectCommits(commits));
+
+        table.RecordDurable([Put(p0, 4), Put(p1, 9), Put(p0, 5)]);
+        Assert.Equal(2, table.CollectCommits(commits));
+        Assert.Contains(new TopicPartitionOffset("orders", 0, 6), commits);
+        Assert.Contains(new TopicPartitionOffset("orders", 1, 10), commits);
+
+        // Accepted by Kafka: nothing new to commit until more becomes durable.
+        table.MarkCommitted(commits);
+        commits.Clear();
+        Assert.Equal(0, table.CollectCommits(commits));
+
+        // Not accepted (e.g. the broker is down): collected again next time.
+        table.RecordDurable([Put(p0, 6)]);
+        Assert.Equal(1, table.CollectCommits(commits));
+        commits.Clear();
+        Assert.Equal(1, table.CollectCommits(commits));
+        commits.Clear();
+
+        // A lost partition commits nothing, even for what became durable before.
+        table.RecordDurable([Put(p1, 10)]);
+        table.Release("orders", 1);
+        table.RecordDurable([Put(p1, 11, epoch: 0)]);
+        Assert.Equal(1, table.CollectCommits(commits));
+        Assert.Equal(new TopicPartitionOffset("orders", 0, 7), commits[0]);
+    }
+
+    [Fact]
+    public void Assigned_partitions_are_listed_until_released()
+    {
+        var table = new KafkaPartitionTable("src");
+        table.Assign("a", 0);
+        table.Assign("b", 3);
+        table.Release("a", 0);
+        var assigned = new List<KafkaPartitionState>();
+        table.CollectAssigned(assigned);
+        var only = Assert.Single(assigned);
+        Assert.Equal(("b", 3, "src/b"), (only.Topic, only.Partition, only.Origin));
+    }
+
+    private static IngestItem Put(KafkaPartitionState state, long offset, int epoch = 0) =>
+        new(IngestItemKind.Put, $"id-{offset}", "c", "{}"u8.ToArray(), null, state.Origin, state.Partition, offset, epoch);
+
+    private static IngestItem DeadLetter(KafkaPartitionState state, long offset) =>
+        new(IngestItemKind.DeadLetter, null, null, "raw"u8.ToArray(), "bad", state.Origin, state.Partition, offset, 0);
+}
