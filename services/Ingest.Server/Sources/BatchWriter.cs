@@ -142,6 +142,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
     {
         var write = new WriteBatch();
         var operationItems = new List<int>();
+        var included = new List<IngestItem>();
         var rejections = new Dictionary<int, string>();
         try
         {
@@ -149,7 +150,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
             {
                 using (batch)
                 {
-                    if (!await WriteDurablyAsync(batch, write, operationItems, rejections).ConfigureAwait(false))
+                    if (!await WriteDurablyAsync(batch, write, operationItems, included, rejections).ConfigureAwait(false))
                     {
                         return;
                     }
@@ -175,13 +176,14 @@ public sealed partial class BatchWriter : IAsyncDisposable
     }
 
     /// <summary>Writes the batch; false if aborted before it was durable.</summary>
-    private async Task<bool> WriteDurablyAsync(Batch<IngestItem> batch, WriteBatch write, List<int> operationItems, Dictionary<int, string> rejections)
+    private async Task<bool> WriteDurablyAsync(
+        Batch<IngestItem> batch, WriteBatch write, List<int> operationItems, List<IngestItem> included, Dictionary<int, string> rejections)
     {
         rejections.Clear();
         var delay = TimeSpan.FromMilliseconds(100);
         while (true)
         {
-            var (written, deadLetters, dropped) = Build(batch.Items, write, operationItems, rejections);
+            var (written, deadLetters, dropped) = Build(batch.Items, write, operationItems, included, rejections);
             if (write.Count == 0)
             {
                 Interlocked.Add(ref _dropped, dropped);
@@ -227,12 +229,12 @@ public sealed partial class BatchWriter : IAsyncDisposable
     }
 
     private (long Written, long DeadLetters, long Dropped) Build(
-        ReadOnlySpan<IngestItem> items, WriteBatch write, List<int> operationItems, Dictionary<int, string> rejections)
+        ReadOnlySpan<IngestItem> items, WriteBatch write, List<int> operationItems, List<IngestItem> included, Dictionary<int, string> rejections)
     {
         write.Clear();
         operationItems.Clear();
+        included.Clear();
         long written = 0, deadLetters = 0, dropped = 0;
-        var anyCurrent = false;
         for (var i = 0; i < items.Length; i++)
         {
             ref readonly var item = ref items[i];
@@ -242,7 +244,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
                 continue;
             }
 
-            anyCurrent = true;
+            included.Add(item);
             operationItems.Add(i);
             if (rejections.TryGetValue(i, out var problem))
             {
@@ -272,10 +274,11 @@ public sealed partial class BatchWriter : IAsyncDisposable
             }
         }
 
-        if (anyCurrent)
+        if (included.Count > 0)
         {
-            // Positions commit in the same transaction as the documents they account for.
-            _acknowledger.AddPositions(write, items);
+            // Positions commit in the same transaction as the documents they account for, and
+            // for exactly those: the source may lose a partition while this batch is built.
+            _acknowledger.AddPositions(write, System.Runtime.InteropServices.CollectionsMarshal.AsSpan(included));
         }
 
         return (written, deadLetters, dropped);

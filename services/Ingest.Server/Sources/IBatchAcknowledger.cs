@@ -12,7 +12,10 @@ public interface IBatchAcknowledger
     /// <summary>False for an item from a partition or channel the source has since lost; it is dropped, and redelivered by the broker.</summary>
     bool IsCurrent(in IngestItem item);
 
-    /// <summary>Adds the resume positions the written items imply (Kafka offsets) to the batch.</summary>
+    /// <summary>
+    /// Adds the resume positions (Kafka offsets) that <paramref name="items"/>, exactly the items
+    /// being written (those <see cref="IsCurrent"/> accepted), imply to the batch.
+    /// </summary>
     void AddPositions(WriteBatch batch, ReadOnlySpan<IngestItem> items);
 
     /// <summary>Acknowledges the items to the broker; the batch is durable. Failures are the source's to handle.</summary>

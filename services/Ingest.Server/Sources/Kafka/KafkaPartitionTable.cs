@@ -101,7 +101,9 @@ internal sealed class KafkaPartitionTable
     /// <summary>Adds, per partition of the current items, the position after the last of them.</summary>
     public void AddPositions(WriteBatch batch, ReadOnlySpan<IngestItem> items)
     {
-        SumUp(items);
+        // These items are being written whatever happened to their partition since the writer
+        // checked them, so their positions must commit with them: no assignment or epoch filter.
+        SumUp(items, writtenItems: true);
         foreach (var state in _touched)
         {
             batch.SetSourcePosition(state.Origin, state.Partition, state.BatchMax + 1);
@@ -111,7 +113,7 @@ internal sealed class KafkaPartitionTable
     /// <summary>Records that the current items of a batch are durable, so their offsets may be committed to Kafka.</summary>
     public void RecordDurable(ReadOnlySpan<IngestItem> items)
     {
-        SumUp(items);
+        SumUp(items, writtenItems: false);
         lock (_gate)
         {
             foreach (var state in _touched)
@@ -196,7 +198,7 @@ internal sealed class KafkaPartitionTable
     }
 
     // Fills _touched with the partitions of the batch's current items, each with its highest offset.
-    private void SumUp(ReadOnlySpan<IngestItem> items)
+    private void SumUp(ReadOnlySpan<IngestItem> items, bool writtenItems)
     {
         foreach (var state in _touched)
         {
@@ -214,7 +216,7 @@ internal sealed class KafkaPartitionTable
                     ? last
                     : Find(item.Origin, item.Partition);
                 last = state;
-                if (state is not { Assigned: true } || state.Epoch != item.Epoch)
+                if (state is null || (!writtenItems && (!state.Assigned || state.Epoch != item.Epoch)))
                 {
                     continue;
                 }

@@ -19,6 +19,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 {
     private static readonly TimeSpan PollTimeout = TimeSpan.FromMilliseconds(100);
     private static readonly TimeSpan PausedPollTimeout = TimeSpan.FromMilliseconds(20);
+    private static readonly TimeSpan PauseAfter = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan CommitInterval = TimeSpan.FromMilliseconds(250);
     private static readonly TimeSpan WatermarkInterval = TimeSpan.FromSeconds(1);
 
@@ -294,7 +295,19 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         var pending = _writer.AddAsync(item, _abandon.Token);
         if (!pending.IsCompletedSuccessfully)
         {
-            WaitForRoom(consumer, pending.AsTask());
+            // Most waits last one batch commit (milliseconds): block through those, and pause
+            // the fetcher only for a longer stall. A pause costs a seek and a fetch round trip
+            // per partition, which at every full batch cut throughput by an order of magnitude.
+            // Meanwhile librdkafka's own prefetch queue (queued.max.messages.kbytes) bounds memory.
+            var task = pending.AsTask();
+            if (Task.WaitAny([task], PauseAfter) < 0)
+            {
+                WaitForRoom(consumer, task);
+            }
+            else
+            {
+                task.GetAwaiter().GetResult();
+            }
         }
     }
 
