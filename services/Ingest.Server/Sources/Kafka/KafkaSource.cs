@@ -20,6 +20,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private static readonly TimeSpan PollTimeout = TimeSpan.FromMilliseconds(100);
     private static readonly TimeSpan PausedPollTimeout = TimeSpan.FromMilliseconds(20);
     private static readonly TimeSpan PauseAfter = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan DisposeTimeout = TimeSpan.FromSeconds(15);
     private static readonly TimeSpan CommitInterval = TimeSpan.FromMilliseconds(250);
     private static readonly TimeSpan WatermarkInterval = TimeSpan.FromSeconds(1);
 
@@ -95,7 +96,16 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         using (cancellationToken.Register(static state => ((CancellationTokenSource)state!).Cancel(), _drainCancel))
         {
             await _stopping.CancelAsync().ConfigureAwait(false);
-            await _stopped.Task.ConfigureAwait(false);
+            try
+            {
+                // Close() waits for the group coordinator; with the broker gone it can wait a long
+                // time, and the host's shutdown timeout is the limit of our patience.
+                await _stopped.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                LogGaveUpWaiting(_logger, Name);
+            }
         }
 
         await _writer.CompleteAsync(cancellationToken).ConfigureAwait(false);
@@ -136,7 +146,16 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         await _stopping.CancelAsync().ConfigureAwait(false);
         if (_thread is not null)
         {
-            await _stopped.Task.ConfigureAwait(false);
+            try
+            {
+                await _stopped.Task.WaitAsync(DisposeTimeout).ConfigureAwait(false);
+            }
+            catch (TimeoutException)
+            {
+                // The consume thread is a background thread stuck in the client library; leave
+                // it rather than hang the caller. Nothing more is acknowledged either way.
+                LogGaveUpWaiting(_logger, Name);
+            }
         }
 
         await _writer.DisposeAsync().ConfigureAwait(false);
@@ -603,4 +622,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
     [LoggerMessage(Message = "Kafka source '{Source}': librdkafka {Facility}: {Message}")]
     private static partial void LogClient(ILogger logger, LogLevel level, string source, string facility, string message);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Kafka source '{Source}': the consume thread did not finish in time; leaving it (what is not durable is not committed and will be redelivered)")]
+    private static partial void LogGaveUpWaiting(ILogger logger, string source);
 }

@@ -36,7 +36,10 @@ public sealed class KafkaSourceBrokerRestartTests
         await ProduceAsync(bootstrap, topic, KafkaSourceTests.Sequence(Half, Half));
         await WaitUntilAsync(() => StoredTotal(temp.Store, origin) == 2 * Half, TimeSpan.FromSeconds(120), "the second half stored");
         await WaitUntilAsync(() => source.GetStatus() is { Connected: true, Error: null }, TimeSpan.FromSeconds(60), "the source reports itself connected");
-        await source.StopAsync(CancellationToken.None);
+        using (var patience = new CancellationTokenSource(TimeSpan.FromSeconds(60)))
+        {
+            await source.StopAsync(patience.Token);
+        }
 
         Assert.Equal(2 * Half, temp.Store.LastEtag);
         for (var i = 0; i < 2 * Half; i++)
