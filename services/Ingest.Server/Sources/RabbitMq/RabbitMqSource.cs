@@ -220,7 +220,6 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
 
         try
         {
-            await channel.BasicAckAsync(tag, multiple: true, cancellationToken).ConfigureAwait(false);
             var items = batch.Items;
             var acknowledged = 0;
             for (var i = 0; i < items.Length; i++)
@@ -228,7 +227,9 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
                 acknowledged += items[i].Epoch == generation ? 1 : 0;
             }
 
+            // Counted before sending, so the count never trails what the broker has processed.
             Interlocked.Add(ref _acknowledged, acknowledged);
+            await channel.BasicAckAsync(tag, multiple: true, cancellationToken).ConfigureAwait(false);
         }
         catch (AlreadyClosedException ex)
         {
