@@ -183,6 +183,8 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             // A resume after a pause waits for the fetch already in flight; librdkafka's 500 ms
             // long poll would stall every pause that long, so keep it short.
             FetchWaitMaxMs = 100,
+            // How often stored (durable) offsets reach the group, for lag tools.
+            AutoCommitIntervalMs = 1_000,
         };
         foreach (var (key, value) in _options.Settings)
         {
@@ -191,8 +193,10 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
         config.BootstrapServers = _options.BootstrapServers;
         config.GroupId = _options.GroupId;
-        config.EnableAutoCommit = false;
+        // Offsets are stored by hand, and only once their batch is durable (see Commit); the
+        // background committer then sends exactly those, never a merely consumed offset.
         config.EnableAutoOffsetStore = false;
+        config.EnableAutoCommit = true;
         return new ConsumerBuilder<byte[]?, byte[]?>(config)
             .SetKeyDeserializer(Deserializers.ByteArray)
             .SetValueDeserializer(Deserializers.ByteArray)
@@ -409,7 +413,14 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         }
     }
 
-    /// <summary>Commits durable offsets to Kafka. Failures are logged and retried on the next round.</summary>
+    /// <summary>
+    /// Hands durable offsets to librdkafka's offset store; its background committer sends them
+    /// to the group (every <c>auto.commit.interval.ms</c>, on revoke and on close). A synchronous
+    /// Commit here blocks the consume thread for as long as the group coordinator is unreachable
+    /// (confluent-kafka-dotnet#1595), which stalled a broker-restart test: no polling, no error
+    /// callbacks, no stop. Only offsets stored here are ever committed: the offset store is
+    /// manual, so nothing consumed but not yet durable can reach the group.
+    /// </summary>
     private bool Commit(IConsumer<byte[]?, byte[]?> consumer, bool force)
     {
         _commits.Clear();
@@ -420,10 +431,12 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
         try
         {
-            consumer.Commit(_commits);
+            foreach (var offset in _commits)
+            {
+                consumer.StoreOffset(offset);
+            }
+
             _partitions.MarkCommitted(_commits);
-            _contacted = true;
-            _error = null;
             return true;
         }
         catch (KafkaException ex)
