@@ -96,7 +96,7 @@ public static class DeadLetterEndpoints
             return ApiProblems.TooLarge(context.Request.ContentLength ?? -1, limit);
         }
 
-        var rules = ingestion.Find(DeadLetterView.SourceName(deadLetter.Position.Source))?.Rules ?? new MappingRules();
+        var rules = ingestion.Find(SourceOrigin.SourceName(deadLetter.Position.Source))?.Rules ?? new MappingRules();
         var batch = new WriteBatch();
         if (!TryMap(envelope, fix, rules, batch, out var mapped, out var reason))
         {

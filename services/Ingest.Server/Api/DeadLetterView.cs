@@ -55,13 +55,6 @@ internal static class DeadLetterView
             headers, base64Headers, body, bodyEncoding, raw.Length);
     }
 
-    /// <summary>The source name in a dead letter's position "&lt;source name&gt;/&lt;topic or queue&gt;".</summary>
-    public static string SourceName(string positionSource)
-    {
-        var slash = positionSource.IndexOf('/', StringComparison.Ordinal);
-        return slash < 0 ? positionSource : positionSource[..slash];
-    }
-
     private static string Text(ReadOnlySpan<byte> bytes, out string encoding)
     {
         if (Utf8.IsValid(bytes))

@@ -8,16 +8,15 @@ namespace Ingest.Server.Tests.Sources;
 
 public sealed class BatchWriterTests : IDisposable
 {
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), $"ingest-writer-{Guid.NewGuid():N}");
-    private readonly DocumentStore _store;
+    private readonly TempDocumentStore _temp = new();
 
-    public BatchWriterTests() => _store = DocumentStore.Open(_directory);
+    private DocumentStore Store => _temp.Store;
 
     [Fact]
     public async Task A_batch_commits_documents_dead_letters_and_positions_together_before_it_is_acknowledged()
     {
-        var source = new RecordingAcknowledger(_store);
-        await using var writer = new BatchWriter("test", _store, new BatchingOptions { MaxMessages = 3 }, source, NullLogger.Instance);
+        var source = new RecordingAcknowledger(Store);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 3 }, source, NullLogger.Instance);
 
         await writer.AddAsync(Put("a", 0));
         await writer.AddAsync(DeadLetter(1));
@@ -27,12 +26,12 @@ public sealed class BatchWriterTests : IDisposable
         var acknowledged = Assert.Single(source.Acknowledged);
         Assert.Equal([0L, 1, 2], acknowledged);
         Assert.True(source.DocumentsPresentWhenAcknowledged);
-        Assert.NotNull(_store.Get("a"));
-        Assert.NotNull(_store.Get("b"));
-        var deadLetter = Assert.Single(_store.GetDeadLetters());
+        Assert.NotNull(Store.Get("a"));
+        Assert.NotNull(Store.Get("b"));
+        var deadLetter = Assert.Single(Store.GetDeadLetters());
         Assert.Equal("not json", deadLetter.Reason);
         Assert.Equal(new SourcePosition("test/topic", 0, 1), deadLetter.Position);
-        Assert.Equal(3, _store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
+        Assert.Equal(3, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
         Assert.Equal(2, writer.Written);
         Assert.Equal(1, writer.DeadLetters);
         Assert.Equal(3, writer.Done);
@@ -42,15 +41,15 @@ public sealed class BatchWriterTests : IDisposable
     [Fact]
     public async Task Items_the_source_no_longer_owns_are_dropped_not_written()
     {
-        var source = new RecordingAcknowledger(_store) { CurrentEpoch = 2 };
-        await using var writer = new BatchWriter("test", _store, new BatchingOptions(), source, NullLogger.Instance);
+        var source = new RecordingAcknowledger(Store) { CurrentEpoch = 2 };
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions(), source, NullLogger.Instance);
 
         await writer.AddAsync(Put("old", 0) with { Epoch = 1 });
         await writer.AddAsync(Put("new", 1) with { Epoch = 2 });
         await writer.DrainAsync();
 
-        Assert.Null(_store.Get("old"));
-        Assert.NotNull(_store.Get("new"));
+        Assert.Null(Store.Get("old"));
+        Assert.NotNull(Store.Get("new"));
         Assert.Equal(1, writer.Dropped);
         Assert.Equal(1, writer.Written);
     }
@@ -58,8 +57,8 @@ public sealed class BatchWriterTests : IDisposable
     [Fact]
     public async Task A_message_the_store_rejects_becomes_a_dead_letter_and_the_rest_of_its_batch_lands()
     {
-        var source = new RecordingAcknowledger(_store);
-        await using var writer = new BatchWriter("test", _store, new BatchingOptions(), source, NullLogger.Instance);
+        var source = new RecordingAcknowledger(Store);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions(), source, NullLogger.Instance);
         var tooLongId = new string('x', DocumentStoreOptions.MaxIdBytes + 1);
 
         await writer.AddAsync(Put("first", 0));
@@ -67,34 +66,30 @@ public sealed class BatchWriterTests : IDisposable
         await writer.AddAsync(Put("last", 2));
         await writer.DrainAsync();
 
-        Assert.NotNull(_store.Get("first"));
-        Assert.NotNull(_store.Get("last"));
-        var deadLetter = Assert.Single(_store.GetDeadLetters());
+        Assert.NotNull(Store.Get("first"));
+        Assert.NotNull(Store.Get("last"));
+        var deadLetter = Assert.Single(Store.GetDeadLetters());
         Assert.StartsWith("Rejected by the store:", deadLetter.Reason, StringComparison.Ordinal);
         Assert.Equal(1, deadLetter.Position.NextOffset);
-        Assert.Equal(3, _store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
+        Assert.Equal(3, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
     }
 
     [Fact]
     public async Task Complete_writes_what_is_queued_and_then_refuses_more()
     {
-        var source = new RecordingAcknowledger(_store);
-        var writer = new BatchWriter("test", _store, new BatchingOptions { MaxDelay = TimeSpan.FromHours(1) }, source, NullLogger.Instance);
+        var source = new RecordingAcknowledger(Store);
+        var writer = new BatchWriter("test", Store, new BatchingOptions { MaxDelay = TimeSpan.FromHours(1) }, source, NullLogger.Instance);
 
         await writer.AddAsync(Put("queued", 0));
         await writer.CompleteAsync();
 
-        Assert.NotNull(_store.Get("queued"));
+        Assert.NotNull(Store.Get("queued"));
         Assert.True(writer.IsStopped);
         await Assert.ThrowsAsync<InvalidOperationException>(async () => await writer.AddAsync(Put("late", 1)));
         await writer.DisposeAsync();
     }
 
-    public void Dispose()
-    {
-        _store.Dispose();
-        Directory.Delete(_directory, recursive: true);
-    }
+    public void Dispose() => _temp.Dispose();
 
     private static IngestItem Put(string id, long offset) =>
         new(IngestItemKind.Put, id, "things", Encoding.UTF8.GetBytes($$"""{"n":{{offset}}}"""), null, "test/topic", 0, offset, 0);

@@ -44,7 +44,7 @@ internal sealed class KafkaPartitionTable
             if (partitions[partition] is not { } state)
             {
                 // Every partition of a topic shares the first one's origin string.
-                var origin = FirstOrigin(partitions) ?? _source + "/" + topic;
+                var origin = FirstOrigin(partitions) ?? SourceOrigin.Of(_source, topic);
                 partitions[partition] = state = new KafkaPartitionState(topic, origin, partition);
             }
 

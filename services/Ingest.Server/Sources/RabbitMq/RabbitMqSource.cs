@@ -79,7 +79,7 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
         _lag = new long[_queues.Length];
         for (var i = 0; i < _queues.Length; i++)
         {
-            _origins[i] = $"{name}/{_queues[i]}";
+            _origins[i] = SourceOrigin.Of(name, _queues[i]);
             _lag[i] = -1;
         }
 

@@ -17,7 +17,7 @@ public sealed class KafkaPartitionTableTests
         [
             Put(p0, 10), Put(p2, 7), DeadLetter(p0, 11), Put(p2, 8), Put(p0, 12),
         ];
-        using var temp = new TempStore();
+        using var temp = new TempDocumentStore();
         var batch = new WriteBatch();
         table.AddPositions(batch, items);
         temp.Store.Write(batch);

@@ -22,7 +22,7 @@ public sealed class KafkaSourceBrokerRestartTests
         await CreateTopicAsync(bootstrap, topic, 3);
         await ProduceAsync(bootstrap, topic, KafkaSourceTests.Sequence(0, Half));
 
-        using var temp = new TempStore();
+        using var temp = new TempDocumentStore();
         var origin = $"restart/{topic}";
         await using var source = Source("restart", Options(bootstrap, topic, NewName("group")), temp.Store);
         await source.StartAsync(CancellationToken.None);

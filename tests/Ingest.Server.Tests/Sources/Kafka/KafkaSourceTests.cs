@@ -33,7 +33,7 @@ public sealed class KafkaSourceTests(BrokerFixture brokers)
         var ends = EndOffsets(kafka.BootstrapServers, topic, 3);
         Assert.Equal(Count, ends.Values.Sum());
 
-        using var temp = new TempStore();
+        using var temp = new TempDocumentStore();
         var source = Source("all", Options(kafka.BootstrapServers, topic, group), temp.Store);
         await using (source)
         {
@@ -93,7 +93,7 @@ public sealed class KafkaSourceTests(BrokerFixture brokers)
         }
 
         await ProduceAsync(kafka.BootstrapServers, topic, records);
-        using var temp = new TempStore();
+        using var temp = new TempDocumentStore();
         var options = Options(kafka.BootstrapServers, topic, NewName("group"));
         options.Collection = "Configured";
         await using var source = Source("del", options, temp.Store);
@@ -151,7 +151,7 @@ public sealed class KafkaSourceTests(BrokerFixture brokers)
         }
 
         await ProduceAsync(kafka.BootstrapServers, topic, records);
-        using var temp = new TempStore();
+        using var temp = new TempDocumentStore();
         var options = Options(kafka.BootstrapServers, topic, NewName("group"));
         options.MaxBodyBytes = 200;
         await using var source = Source("poison", options, temp.Store);
@@ -192,7 +192,7 @@ public sealed class KafkaSourceTests(BrokerFixture brokers)
         var group = NewName("group");
         await CreateTopicAsync(kafka.BootstrapServers, topic, 3);
         await ProduceAsync(kafka.BootstrapServers, topic, Sequence(0, First));
-        using var temp = new TempStore();
+        using var temp = new TempDocumentStore();
         var origin = $"once/{topic}";
         var batching = new BatchingOptions { MaxMessages = 200 };
 
@@ -239,7 +239,7 @@ public sealed class KafkaSourceTests(BrokerFixture brokers)
 
         var trickleTopic = NewName("src-trickle");
         await CreateTopicAsync(kafka.BootstrapServers, trickleTopic, 1);
-        using var trickleStore = new TempStore();
+        using var trickleStore = new TempDocumentStore();
         var trickleBatching = new BatchingOptions { MaxDelay = TimeSpan.FromMilliseconds(50), MaxMessages = 1_000 };
         await using (var trickle = Source("trickle", Options(kafka.BootstrapServers, trickleTopic, NewName("group")), trickleStore.Store, trickleBatching))
         {
@@ -272,7 +272,7 @@ public sealed class KafkaSourceTests(BrokerFixture brokers)
         var burstTopic = NewName("src-burst");
         await CreateTopicAsync(kafka.BootstrapServers, burstTopic, 1);
         await ProduceAsync(kafka.BootstrapServers, burstTopic, Sequence(0, Burst));
-        using var burstStore = new TempStore();
+        using var burstStore = new TempDocumentStore();
         var burstBatching = new BatchingOptions { MaxDelay = TimeSpan.FromMilliseconds(500), MaxMessages = 500 };
         await using var burst = Source("burst", Options(kafka.BootstrapServers, burstTopic, NewName("group")), burstStore.Store, burstBatching);
         await burst.StartAsync(CancellationToken.None);
