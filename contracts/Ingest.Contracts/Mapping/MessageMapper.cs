@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 using System.Text.Json;
 using System.Text.Unicode;
@@ -148,6 +149,13 @@ public static class MessageMapper
             return "not JSON: the body is empty";
         }
 
+        // The reader checks structure but not the UTF-8 inside strings: one vectorised pass over the
+        // whole body does, and only a bad body pays for finding the offending byte.
+        if (!Utf8.IsValid(body))
+        {
+            return $"not JSON: the body is not valid UTF-8 at byte {IndexOfInvalidUtf8(body)}";
+        }
+
         var reader = new Utf8JsonReader(body, new JsonReaderOptions { CommentHandling = JsonCommentHandling.Disallow });
         var idFound = false;
         try
@@ -164,24 +172,12 @@ public static class MessageMapper
 
             while (reader.Read())
             {
-                // The reader checks structure but not the UTF-8 inside strings; only strings can hold
-                // non-ASCII bytes, so checking them here makes the whole body valid UTF-8.
-                if (reader.TokenType is JsonTokenType.String or JsonTokenType.PropertyName && !Utf8.IsValid(reader.ValueSpan))
-                {
-                    return $"not JSON: the string at byte {reader.TokenStartIndex} is not valid UTF-8";
-                }
-
                 if (idProperty is not null && !idFound && reader.CurrentDepth == 1
                     && reader.TokenType == JsonTokenType.PropertyName && reader.ValueTextEquals(idProperty))
                 {
                     // The first occurrence wins; a later duplicate is ignored.
                     idFound = true;
                     reader.Read();
-                    if (reader.TokenType == JsonTokenType.String && !Utf8.IsValid(reader.ValueSpan))
-                    {
-                        return $"not JSON: the string at byte {reader.TokenStartIndex} is not valid UTF-8";
-                    }
-
                     ReadId(ref reader, idProperty, out id, out idError);
                 }
             }
@@ -192,6 +188,21 @@ public static class MessageMapper
         }
 
         return null;
+    }
+
+    private static int IndexOfInvalidUtf8(ReadOnlySpan<byte> utf8)
+    {
+        Span<char> scratch = stackalloc char[256];
+        var offset = 0;
+        OperationStatus status;
+        do
+        {
+            status = Utf8.ToUtf16(utf8[offset..], scratch, out var read, out _, replaceInvalidSequences: false, isFinalBlock: true);
+            offset += read;
+        }
+        while (status == OperationStatus.DestinationTooSmall);
+
+        return status == OperationStatus.Done ? -1 : offset;
     }
 
     private static void ReadId(ref Utf8JsonReader reader, string idProperty, out string? id, out string? idError)
@@ -253,7 +264,7 @@ public static class MessageMapper
 
         Span<byte> buffer = stackalloc byte[MaxIdBytes * 3];
         var status = Utf8.FromUtf16(text, buffer, out _, out var written, replaceInvalidSequences: false);
-        if (status != System.Buffers.OperationStatus.Done)
+        if (status != OperationStatus.Done)
         {
             return $"{source} is not valid Unicode (a lone surrogate)";
         }
