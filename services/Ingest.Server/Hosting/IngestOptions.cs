@@ -14,6 +14,13 @@ public sealed class IngestOptions
     [Required(AllowEmptyStrings = false)]
     public string DataDirectory { get; set; } = "./data";
 
+    /// <summary>
+    /// The largest document body, in bytes: the store refuses larger ones from every writer, and the
+    /// HTTP server refuses larger request bodies with a 413.
+    /// </summary>
+    [Range(2, 1024 * 1024 * 1024, ErrorMessage = "Ingest:MaxDocumentBytes must be between 2 and 1073741824.")]
+    public int MaxDocumentBytes { get; set; } = 16 * 1024 * 1024;
+
     /// <summary>When set, every endpoint but <c>/alive</c> requires it in the <c>X-Api-Key</c> header.</summary>
     [MinLength(16, ErrorMessage = "Ingest:ApiKey must be at least 16 characters when set.")]
     public string? ApiKey { get; set; }
