@@ -310,10 +310,4 @@ public sealed class DocumentEndpointsTests
 
         Assert.Contains(expected, await ReadProblemAsync(response, HttpStatusCode.BadRequest), StringComparison.Ordinal);
     }
-
-    /// <summary>A stream that cannot report its length, so the client sends it chunked.</summary>
-    private sealed class UnseekableStream(byte[] bytes) : MemoryStream(bytes)
-    {
-        public override bool CanSeek => false;
-    }
 }

@@ -1,6 +1,5 @@
 using System.Net;
 using System.Text;
-using Ingest.Documents;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
@@ -126,10 +125,4 @@ public sealed class RequestBodyFailureTests
 
     private static Task SendAsync(RawHttpConnection connection, bool chunked, string data) =>
         chunked ? connection.SendChunkAsync(data) : connection.SendAsync(data);
-
-    /// <summary>A stream that cannot report its length, so the client sends it chunked.</summary>
-    private sealed class UnseekableStream(byte[] bytes) : MemoryStream(bytes)
-    {
-        public override bool CanSeek => false;
-    }
 }
