@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Unicode;
 using Ingest.Contracts.Messages;
+using Ingest.Text;
 
 namespace Ingest.Contracts.Mapping;
 
@@ -151,9 +152,10 @@ public static class MessageMapper
 
         // The reader checks structure but not the UTF-8 inside strings: one vectorised pass over the
         // whole body does, and only a bad body pays for finding the offending byte.
-        if (!Utf8.IsValid(body))
+        var invalid = Utf8Validation.IndexOfInvalid(body);
+        if (invalid >= 0)
         {
-            return $"not JSON: the body is not valid UTF-8 at byte {IndexOfInvalidUtf8(body)}";
+            return $"not JSON: the body is not valid UTF-8 at byte {invalid}";
         }
 
         var reader = new Utf8JsonReader(body, new JsonReaderOptions { CommentHandling = JsonCommentHandling.Disallow });
@@ -188,21 +190,6 @@ public static class MessageMapper
         }
 
         return null;
-    }
-
-    private static int IndexOfInvalidUtf8(ReadOnlySpan<byte> utf8)
-    {
-        Span<char> scratch = stackalloc char[256];
-        var offset = 0;
-        OperationStatus status;
-        do
-        {
-            status = Utf8.ToUtf16(utf8[offset..], scratch, out var read, out _, replaceInvalidSequences: false, isFinalBlock: true);
-            offset += read;
-        }
-        while (status == OperationStatus.DestinationTooSmall);
-
-        return status == OperationStatus.Done ? -1 : offset;
     }
 
     private static void ReadId(ref Utf8JsonReader reader, string idProperty, out string? id, out string? idError)

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Text;
 using System.Text.Json;
 using Ingest.Documents.Ids;
+using Ingest.Text;
 
 namespace Ingest.Documents.Writing;
 

@@ -1,4 +1,4 @@
-using System.Text.Unicode;
+using Ingest.Text;
 
 namespace Ingest.Server.Api;
 
@@ -41,26 +41,16 @@ internal static class PercentEncoding
         }
 
         var utf8 = bytes[..length];
-        if (!Utf8.IsValid(utf8))
+        var invalid = Utf8Validation.IndexOfInvalid(utf8);
+        if (invalid >= 0)
         {
-            error = $"its percent-decoded bytes are not valid UTF-8 (byte {IndexOfInvalid(utf8)} after decoding)";
+            error = $"its percent-decoded bytes are not valid UTF-8 (byte {invalid} after decoding)";
             return false;
         }
 
         decoded = System.Text.Encoding.UTF8.GetString(utf8);
         error = null;
         return true;
-    }
-
-    private static int IndexOfInvalid(ReadOnlySpan<byte> utf8)
-    {
-        var offset = 0;
-        while (offset < utf8.Length && System.Text.Rune.DecodeFromUtf8(utf8[offset..], out _, out var consumed) == System.Buffers.OperationStatus.Done)
-        {
-            offset += consumed;
-        }
-
-        return offset;
     }
 
     private static int HexValue(char c) => c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;

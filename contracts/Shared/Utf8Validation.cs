@@ -2,12 +2,14 @@ using System.Buffers;
 using System.Runtime.CompilerServices;
 using System.Text.Unicode;
 
-namespace Ingest.Documents.Writing;
+namespace Ingest.Text;
 
 /// <summary>
-/// Strict UTF-8 checks for bodies. <c>Utf8JsonReader</c> checks JSON structure but not the
-/// bytes inside strings, so without this a body with <c>FF</c>, an overlong <c>C0 AF</c>, an encoded
-/// surrogate <c>ED A0 80</c> or a cut-off sequence would be stored and served as JSON.
+/// Strict UTF-8 checks that say where the first bad byte is. <c>Utf8JsonReader</c> checks JSON
+/// structure but not the bytes inside strings, so without this a body with <c>FF</c>, an overlong
+/// <c>C0 AF</c>, an encoded surrogate <c>ED A0 80</c> or a cut-off sequence would pass as JSON.
+/// This file is compiled into Ingest.Contracts (the message mapper), Ingest.Documents (the store's
+/// batch validation) and Ingest.Server (percent-decoded ids), which may not reference each other.
 /// </summary>
 internal static class Utf8Validation
 {
