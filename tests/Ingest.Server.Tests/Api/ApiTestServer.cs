@@ -44,6 +44,14 @@ internal sealed class ApiTestServer : IAsyncDisposable
 
     public Task<HttpResponseMessage> PutAsync(string path, string json) => Client.PutAsync(Relative(path), Json(json));
 
+    /// <summary>A PUT of <c>{}</c> whose collection comes from the <c>ingest-collection</c> header.</summary>
+    public async Task<HttpResponseMessage> PutWithCollectionHeaderAsync(string path, string collectionHeader)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Put, Relative(path)) { Content = Json("{}") };
+        request.Headers.Add("ingest-collection", collectionHeader);
+        return await Client.SendAsync(request);
+    }
+
     /// <summary>
     /// Sends one request with its target exactly as written (no client-side escaping or
     /// normalisation) over its own connection, and reads the answer.

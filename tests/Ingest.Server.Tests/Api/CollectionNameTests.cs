@@ -30,10 +30,8 @@ public sealed class CollectionNameTests
     public async Task The_ingest_collection_header_may_carry_an_rfc8187_encoded_name()
     {
         await using var server = await StartAsync();
-        using var request = new HttpRequestMessage(HttpMethod.Put, Relative("/docs/p1")) { Content = Json("{}") };
-        request.Headers.Add("ingest-collection", "UTF-8''Caf%C3%A9");
 
-        using var response = await server.Client.SendAsync(request);
+        using var response = await server.PutWithCollectionHeaderAsync("/docs/p1", "UTF-8''Caf%C3%A9");
 
         Assert.Equal("Café", (await ReadJsonAsync(response, HttpStatusCode.Created)).GetProperty("collection").GetString());
         Assert.Equal("Café", server.Store.Get("p1")?.Collection);
@@ -76,10 +74,8 @@ public sealed class CollectionNameTests
     public async Task Put_with_a_blank_or_malformed_ingest_collection_header_is_a_400_problem_naming_the_header(string value)
     {
         await using var server = await StartAsync();
-        using var request = new HttpRequestMessage(HttpMethod.Put, Relative("/docs/h1")) { Content = Json("{}") };
-        request.Headers.Add("ingest-collection", value);
 
-        using var response = await server.Client.SendAsync(request);
+        using var response = await server.PutWithCollectionHeaderAsync("/docs/h1", value);
 
         Assert.Contains("ingest-collection", await ReadProblemAsync(response, HttpStatusCode.BadRequest), StringComparison.Ordinal);
         Assert.Null(server.Store.Get("h1"));

@@ -80,10 +80,8 @@ public sealed class DocumentEndpointsTests
     public async Task Put_takes_the_collection_from_the_ingest_collection_header_when_the_query_has_none()
     {
         await using var server = await StartAsync();
-        using var request = new HttpRequestMessage(HttpMethod.Put, Relative("/docs/p%2F1")) { Content = Json("{}") };
-        request.Headers.Add("ingest-collection", "Products");
 
-        using var response = await server.Client.SendAsync(request);
+        using var response = await server.PutWithCollectionHeaderAsync("/docs/p%2F1", "Products");
 
         var written = await ReadJsonAsync(response, HttpStatusCode.Created);
         Assert.Equal("p/1", written.GetProperty("id").GetString());

@@ -27,12 +27,7 @@ public sealed class ListenAddressTests : IDisposable
         var port = FreePort();
         var environment = new Dictionary<string, string> { [variable] = $"http://127.0.0.1:{port}", ["ASPNETCORE_HTTP_PORTS"] = string.Empty };
 
-        using var server = ServerProcess.Start(_dataDirectory, [], [], environment);
-        server.WaitFor($"Now listening on: http://127.0.0.1:{port}", StartTimeout);
-
-        using var client = new HttpClient();
-        Assert.Equal("alive", await client.GetStringAsync(new Uri($"http://127.0.0.1:{port}/alive")));
-        Assert.Equal(0, server.Stop(TimeSpan.FromSeconds(30)));
+        await AssertListensOnAsync(port, [], environment);
     }
 
     [Fact]
@@ -41,12 +36,7 @@ public sealed class ListenAddressTests : IDisposable
         var (argumentPort, environmentPort) = (FreePort(), FreePort());
         var environment = new Dictionary<string, string> { ["ASPNETCORE_URLS"] = $"http://127.0.0.1:{environmentPort}" };
 
-        using var server = ServerProcess.Start(_dataDirectory, [], ["--urls", $"http://127.0.0.1:{argumentPort}"], environment);
-        server.WaitFor($"Now listening on: http://127.0.0.1:{argumentPort}", StartTimeout);
-
-        using var client = new HttpClient();
-        Assert.Equal("alive", await client.GetStringAsync(new Uri($"http://127.0.0.1:{argumentPort}/alive")));
-        Assert.Equal(0, server.Stop(TimeSpan.FromSeconds(30)));
+        await AssertListensOnAsync(argumentPort, ["--urls", $"http://127.0.0.1:{argumentPort}"], environment);
     }
 
     [Fact]
@@ -66,6 +56,17 @@ public sealed class ListenAddressTests : IDisposable
         {
             Assert.Null(ports.Configuration["urls"]);
         }
+    }
+
+    /// <summary>Starts the server process, which must say it listens on <paramref name="port"/> and answer there, then stop cleanly.</summary>
+    private async Task AssertListensOnAsync(int port, string[] listenArguments, Dictionary<string, string> environment)
+    {
+        using var server = ServerProcess.Start(_dataDirectory, [], listenArguments, environment);
+        server.WaitFor($"Now listening on: http://127.0.0.1:{port}", StartTimeout);
+
+        using var client = new HttpClient();
+        Assert.Equal("alive", await client.GetStringAsync(new Uri($"http://127.0.0.1:{port}/alive")));
+        Assert.Equal(0, server.Stop(TimeSpan.FromSeconds(30)));
     }
 
     private static int FreePort()
