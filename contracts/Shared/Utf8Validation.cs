@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Runtime.CompilerServices;
 using System.Text.Unicode;
 
-namespace Ingest.Text;
+namespace Ingest.SharedSource;
 
 /// <summary>
 /// Strict UTF-8 checks that say where the first bad byte is. <c>Utf8JsonReader</c> checks JSON

@@ -3,7 +3,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Unicode;
 using Ingest.Contracts.Messages;
-using Ingest.Text;
+using Ingest.SharedSource;
 
 namespace Ingest.Contracts.Mapping;
 

@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using System.Text;
 using System.Text.Json;
 using Ingest.Documents.Ids;
-using Ingest.Text;
+using Ingest.SharedSource;
 
 namespace Ingest.Documents.Writing;
 

@@ -1,4 +1,4 @@
-using Ingest.Text;
+using Ingest.SharedSource;
 
 namespace Ingest.Server.Api;
 
