@@ -1,4 +1,5 @@
 using System.Text;
+using Ingest.Testing;
 
 namespace Ingest.Documents.Tests;
 
@@ -123,6 +124,13 @@ public sealed class DocumentStoreTests
         { new string('é', 257), "C", "{}", "the id is 514 UTF-8 bytes" },
         { "doc/1", "", "{}", "the collection name is empty" },
         { "doc/1", new string('c', 129), "{}", "the collection name is 129 UTF-8 bytes" },
+        { "doc/1", " \t ", "{}", "the collection name is only whitespace" },
+        { "doc/1", "Bell\u0007", "{}", "the collection name has the character U+0007 at position 4" },
+        { "doc/1", "Tab\there", "{}", "the collection name has the character U+0009 at position 3" },
+        { "doc/1", "Line\r\nBreak", "{}", "the collection name has the character U+000D at position 4" },
+        { "doc/1", "Nel\u0085", "{}", "the collection name has the character U+0085 at position 3" },
+        { "doc/1", "Para\u2029", "{}", "the collection name has the character U+2029 at position 4" },
+        { "doc/1", "\u202Eevil", "{}", "the collection name has the character U+202E at position 0" },
         { "doc/1", "C", "{\"a\":", "the body is not valid JSON" },
         { "doc/1", "C", "{} {}", "the body is not valid JSON" },
         { "doc/1", "C", "[1,2]", "the body is a JSON StartArray; a document is a JSON object" },
@@ -155,6 +163,38 @@ public sealed class DocumentStoreTests
         Assert.Null(store.GetSourcePosition("kafka:t", 0));
         Assert.Equal(0, store.LastEtag);
         Assert.Equal(0, store.BatchCount);
+    }
+
+    [Theory]
+    [MemberData(nameof(InvalidUtf8Bodies.Names), MemberType = typeof(InvalidUtf8Bodies))]
+    public void A_body_that_is_not_valid_utf8_rejects_the_batch_naming_the_byte_offset(string name)
+    {
+        using var dir = new TestDirectory();
+        using var store = dir.Open();
+        var batch = new WriteBatch().Put("good/1", "C", Body("g")).Put("bad/1", "C", InvalidUtf8Bodies.Body(name));
+
+        var ex = Assert.Throws<InvalidDocumentException>(() => store.Write(batch));
+
+        Assert.Equal(1, ex.OperationIndex);
+        Assert.Equal("bad/1", ex.DocumentId);
+        Assert.Equal($"the body is not valid UTF-8 at byte {InvalidUtf8Bodies.Offset(name)}.", ex.Problem);
+        Assert.Null(store.Get("good/1"));
+    }
+
+    [Theory]
+    [InlineData("Café")]
+    [InlineData("注文")]
+    [InlineData("Orders 2026")]
+    [InlineData("👩‍💻 team")]
+    public void Collection_names_with_non_ascii_letters_symbols_and_inner_spaces_are_accepted(string collection)
+    {
+        using var dir = new TestDirectory();
+        using var store = dir.Open();
+
+        store.Write(new WriteBatch().Put("doc/1", collection, Body("1")));
+
+        Assert.Equal(collection, store.Get("doc/1")!.Collection);
+        Assert.Single(store.GetCollectionPage(collection));
     }
 
     [Fact]

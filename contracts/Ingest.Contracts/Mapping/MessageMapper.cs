@@ -1,7 +1,9 @@
+using System.Buffers;
 using System.Text;
 using System.Text.Json;
 using System.Text.Unicode;
 using Ingest.Contracts.Messages;
+using Ingest.SharedSource;
 
 namespace Ingest.Contracts.Mapping;
 
@@ -148,6 +150,14 @@ public static class MessageMapper
             return "not JSON: the body is empty";
         }
 
+        // The reader checks structure but not the UTF-8 inside strings: one vectorised pass over the
+        // whole body does, and only a bad body pays for finding the offending byte.
+        var invalid = Utf8Validation.IndexOfInvalid(body);
+        if (invalid >= 0)
+        {
+            return $"not JSON: the body is not valid UTF-8 at byte {invalid}";
+        }
+
         var reader = new Utf8JsonReader(body, new JsonReaderOptions { CommentHandling = JsonCommentHandling.Disallow });
         var idFound = false;
         try
@@ -164,24 +174,12 @@ public static class MessageMapper
 
             while (reader.Read())
             {
-                // The reader checks structure but not the UTF-8 inside strings; only strings can hold
-                // non-ASCII bytes, so checking them here makes the whole body valid UTF-8.
-                if (reader.TokenType is JsonTokenType.String or JsonTokenType.PropertyName && !Utf8.IsValid(reader.ValueSpan))
-                {
-                    return $"not JSON: the string at byte {reader.TokenStartIndex} is not valid UTF-8";
-                }
-
                 if (idProperty is not null && !idFound && reader.CurrentDepth == 1
                     && reader.TokenType == JsonTokenType.PropertyName && reader.ValueTextEquals(idProperty))
                 {
                     // The first occurrence wins; a later duplicate is ignored.
                     idFound = true;
                     reader.Read();
-                    if (reader.TokenType == JsonTokenType.String && !Utf8.IsValid(reader.ValueSpan))
-                    {
-                        return $"not JSON: the string at byte {reader.TokenStartIndex} is not valid UTF-8";
-                    }
-
                     ReadId(ref reader, idProperty, out id, out idError);
                 }
             }
@@ -253,7 +251,7 @@ public static class MessageMapper
 
         Span<byte> buffer = stackalloc byte[MaxIdBytes * 3];
         var status = Utf8.FromUtf16(text, buffer, out _, out var written, replaceInvalidSequences: false);
-        if (status != System.Buffers.OperationStatus.Done)
+        if (status != OperationStatus.Done)
         {
             return $"{source} is not valid Unicode (a lone surrogate)";
         }

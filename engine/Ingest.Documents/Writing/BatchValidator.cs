@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Text;
 using System.Text.Json;
 using Ingest.Documents.Ids;
+using Ingest.SharedSource;
 
 namespace Ingest.Documents.Writing;
 
@@ -112,6 +113,7 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
         }
 
         ValidateName(collection, "collection name", DocumentStoreOptions.MaxCollectionBytes, id, index);
+        ValidateCollectionCharacters(collection, id, index);
         name = new CollectionName(collection);
         if (_collections.Count < MaxCachedCollections)
         {
@@ -119,6 +121,29 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
         }
 
         return name;
+    }
+
+    /// <summary>
+    /// A collection name is shown in headers, logs and dashboards: it must have a visible character
+    /// and no control characters (C0, DEL, C1), line or paragraph separators, or bidirectional
+    /// formatting characters, which would break a header or make a name look like another.
+    /// </summary>
+    private static void ValidateCollectionCharacters(string collection, string id, int index)
+    {
+        if (string.IsNullOrWhiteSpace(collection))
+        {
+            throw new InvalidDocumentException(id, index, "the collection name is only whitespace.");
+        }
+
+        for (var i = 0; i < collection.Length; i++)
+        {
+            var c = collection[i];
+            if (char.IsControl(c) || c is '\u2028' or '\u2029' or '\u200E' or '\u200F' or (>= '\u202A' and <= '\u202E') or (>= '\u2066' and <= '\u2069'))
+            {
+                throw new InvalidDocumentException(
+                    id, index, $"the collection name has the character U+{(int)c:X4} at position {i}; control, line separator and bidirectional formatting characters are not allowed.");
+            }
+        }
     }
 
     private void ValidateBody(WriteBatch batch, in BatchOperation op, int index)
@@ -133,7 +158,14 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
             throw new InvalidDocumentException(op.Name, index, "the body is empty; a document is a JSON object.");
         }
 
-        var reader = new Utf8JsonReader(batch.Bytes(op.PayloadOffset, op.PayloadLength), new JsonReaderOptions { MaxDepth = options.MaxJsonDepth });
+        var body = batch.Bytes(op.PayloadOffset, op.PayloadLength);
+        var invalid = Utf8Validation.IndexOfInvalid(body);
+        if (invalid >= 0)
+        {
+            throw new InvalidDocumentException(op.Name, index, $"the body is not valid UTF-8 at byte {invalid}.");
+        }
+
+        var reader = new Utf8JsonReader(body, new JsonReaderOptions { MaxDepth = options.MaxJsonDepth });
         try
         {
             if (!reader.Read())

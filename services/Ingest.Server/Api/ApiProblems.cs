@@ -11,6 +11,13 @@ internal static class ApiProblems
                 : $"The parameter '{parameter}' is '{Shorten(value)}': {expectation}.",
             statusCode: StatusCodes.Status400BadRequest);
 
+    /// <summary>A parameter or header given more than once: ASP.NET would join the values with commas.</summary>
+    public static IResult Repeated(string kind, string name, Microsoft.Extensions.Primitives.StringValues values) =>
+        TypedResults.Problem(
+            title: $"Repeated {kind} '{name}'",
+            detail: $"The {kind} '{name}' is given {values.Count} times ({Shorten(string.Join(", ", values.Select(v => $"'{v}'")))}); give it once.",
+            statusCode: StatusCodes.Status400BadRequest);
+
     public static IResult BadRequest(string title, string detail) =>
         TypedResults.Problem(title: title, detail: detail, statusCode: StatusCodes.Status400BadRequest);
 
@@ -24,6 +31,15 @@ internal static class ApiProblems
                 ? $"The request body is larger than allowed; the limit is {limit} bytes."
                 : $"The request body is {size} bytes; the limit is {limit} bytes.",
             statusCode: StatusCodes.Status413PayloadTooLarge);
+
+    public static IResult BodyTimeout(string reason) =>
+        TypedResults.Problem(
+            title: "Request body too slow",
+            detail: $"The request body arrived slower than the server's minimum data rate and was abandoned ({reason}).",
+            statusCode: StatusCodes.Status408RequestTimeout);
+
+    public static IResult BadBody(int status, string reason) =>
+        TypedResults.Problem(title: "Incomplete or malformed request body", detail: reason, statusCode: status);
 
     public static IResult UnsupportedMediaType(string? contentType) =>
         TypedResults.Problem(

@@ -89,11 +89,11 @@ public static class DeadLetterEndpoints
                 "Dead letter cannot be replayed", $"Dead letter {deadLetterId} does not hold a whole message ({error}); it can only be inspected or deleted.");
         }
 
-        var limit = store.Options.MaxBodyBytes;
-        using var fix = await RequestBody.ReadAsync(context.Request, limit, context.RequestAborted).ConfigureAwait(false);
+        var read = await RequestBody.ReadAsync(context, store.Options.MaxBodyBytes).ConfigureAwait(false);
+        using var fix = read.Body;
         if (fix is null)
         {
-            return ApiProblems.TooLarge(context.Request.ContentLength ?? -1, limit);
+            return read.Problem!;
         }
 
         var rules = ingestion.Find(SourceOrigin.SourceName(deadLetter.Position.Source))?.Rules ?? new MappingRules();

@@ -7,7 +7,8 @@ namespace Ingest.Server.Api;
 
 /// <summary>
 /// <c>/docs</c>: read, page, put and delete documents. Ids may contain '/', so the id is the rest
-/// of the path (<c>/docs/orders/1</c>); an encoded slash (<c>%2F</c>) means the same.
+/// of the path (<c>/docs/orders/1</c>); an encoded slash (<c>%2F</c>) means the same. The path is
+/// percent-decoded exactly once (<see cref="DocumentIdPath"/>).
 /// </summary>
 public static class DocumentEndpoints
 {
@@ -23,9 +24,9 @@ public static class DocumentEndpoints
         return endpoints;
     }
 
-    private static IResult GetDocument(string? id, HttpContext context, DocumentStore store)
+    private static IResult GetDocument(HttpContext context, DocumentStore store)
     {
-        if (!TryGetId(id, out var documentId, out var problem))
+        if (!DocumentIdPath.TryRead(context, out var documentId, out var problem))
         {
             return problem;
         }
@@ -36,7 +37,8 @@ public static class DocumentEndpoints
             return DocumentNotFound(documentId);
         }
 
-        context.Response.Headers[CollectionHeader] = document.Collection;
+        // A collection named before names were checked may hold characters a header cannot carry.
+        context.Response.Headers[CollectionHeader] = HeaderValueEncoding.Encode(document.Collection);
         return TypedResults.Bytes(
             document.Body,
             "application/json",
@@ -46,16 +48,16 @@ public static class DocumentEndpoints
 
     private static IResult GetPage(HttpRequest request, DocumentStore store)
     {
-        var collection = request.Query["collection"].ToString();
-        if (collection.Length == 0)
-        {
-            return ApiProblems.BadParameter("collection", null, "name the collection to list, e.g. ?collection=Orders");
-        }
-
-        if (!QueryParameters.TryGetStart(request, out var start, out var problem)
+        if (!QueryParameters.TryGetCollection(request, out var collection, out var problem)
+            || !QueryParameters.TryGetStart(request, out var start, out problem)
             || !QueryParameters.TryGetPageSize(request, out var pageSize, out problem))
         {
             return problem!;
+        }
+
+        if (collection is null)
+        {
+            return ApiProblems.BadParameter("collection", null, "name the collection to list, e.g. ?collection=Orders");
         }
 
         // One more than asked tells whether there is a next page, so the last full page says so.
@@ -73,9 +75,9 @@ public static class DocumentEndpoints
         return TypedResults.Json(new CollectionPage(collection, items, next), IngestHttpJsonContext.Default.CollectionPage);
     }
 
-    private static async Task<IResult> PutDocumentAsync(string? id, HttpContext context, DocumentStore store)
+    private static async Task<IResult> PutDocumentAsync(HttpContext context, DocumentStore store)
     {
-        if (!TryGetId(id, out var documentId, out var problem))
+        if (!DocumentIdPath.TryRead(context, out var documentId, out var problem))
         {
             return problem;
         }
@@ -86,21 +88,20 @@ public static class DocumentEndpoints
             return ApiProblems.UnsupportedMediaType(request.ContentType);
         }
 
-        var limit = store.Options.MaxBodyBytes;
-        using var body = await RequestBody.ReadAsync(request, limit, context.RequestAborted).ConfigureAwait(false);
+        if (!TryGetCollection(request, out var collection, out var collectionProblem))
+        {
+            return collectionProblem;
+        }
+
+        var read = await RequestBody.ReadAsync(context, store.Options.MaxBodyBytes).ConfigureAwait(false);
+        using var body = read.Body;
         if (body is null)
         {
-            return ApiProblems.TooLarge(request.ContentLength ?? -1, limit);
+            return read.Problem!;
         }
 
         var existing = store.Get(documentId);
-        var collection = request.Query["collection"].ToString();
-        if (collection.Length == 0)
-        {
-            collection = request.Headers[IngestHeaders.Collection].ToString();
-        }
-
-        if (collection.Length == 0)
+        if (collection is null)
         {
             if (existing is null)
             {
@@ -134,9 +135,9 @@ public static class DocumentEndpoints
             statusCode: existing is null ? StatusCodes.Status201Created : StatusCodes.Status200OK);
     }
 
-    private static async Task<IResult> DeleteDocumentAsync(string? id, DocumentStore store)
+    private static async Task<IResult> DeleteDocumentAsync(HttpContext context, DocumentStore store)
     {
-        if (!TryGetId(id, out var documentId, out var problem))
+        if (!DocumentIdPath.TryRead(context, out var documentId, out var problem))
         {
             return problem;
         }
@@ -155,16 +156,48 @@ public static class DocumentEndpoints
         return result.LastEtag == 0 ? DocumentNotFound(documentId) : TypedResults.NoContent();
     }
 
-    private static bool TryGetId(string? routeValue, out string id, out IResult problem)
+    /// <summary>
+    /// The collection from <c>?collection=</c>, else from the <c>ingest-collection</c> header (plain,
+    /// or RFC 8187 <c>UTF-8''...</c> for names that are not ASCII); null when neither is given.
+    /// </summary>
+    private static bool TryGetCollection(HttpRequest request, out string? collection, out IResult problem)
     {
-        id = routeValue?.Replace("%2F", "/", StringComparison.OrdinalIgnoreCase) ?? string.Empty;
-        if (id.Length == 0)
+        problem = null!;
+        if (!QueryParameters.TryGetCollection(request, out collection, out var queryProblem))
         {
-            problem = ApiProblems.BadParameter("id", null, "put the document id in the path, e.g. /docs/orders/1");
+            problem = queryProblem!;
             return false;
         }
 
-        problem = null!;
+        if (collection is not null)
+        {
+            return true;
+        }
+
+        var header = IngestHeaders.Collection;
+        if (!QueryParameters.TryGetSingle(request.Headers[header], header, "header", out var value, out var headerProblem))
+        {
+            problem = headerProblem!;
+            return false;
+        }
+
+        if (string.IsNullOrEmpty(value))
+        {
+            return true;
+        }
+
+        if (!HeaderValueEncoding.TryDecode(value, out collection, out var error))
+        {
+            problem = ApiProblems.BadRequest($"Invalid header '{header}'", $"The {header} header '{ApiProblems.Shorten(value)}' is not a valid RFC 8187 value: {error}.");
+            return false;
+        }
+
+        if (string.IsNullOrWhiteSpace(collection))
+        {
+            problem = ApiProblems.BadRequest($"Invalid header '{header}'", $"The {header} header is '{collection}': a collection name needs a visible character.");
+            return false;
+        }
+
         return true;
     }
 

@@ -1,6 +1,7 @@
 using Ingest.Server.Api;
 using Ingest.Server.Batching;
 using Ingest.Server.Sources;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
 using Ingest.Server.Telemetry;
 
@@ -15,6 +16,11 @@ public static class IngestHost
         // any working directory; relative paths in settings (the data directory) still resolve
         // against the working directory, as a user typing them expects.
         var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
+        if (!ChoosesListenAddress(builder.Configuration))
+        {
+            builder.WebHost.UseUrls(HttpOptions.DefaultUrls);
+        }
+
         builder.Services.AddOptions<IngestOptions>()
             .Bind(builder.Configuration.GetSection(IngestOptions.SectionName))
             .ValidateDataAnnotations()
@@ -27,6 +33,11 @@ public static class IngestHost
             .Bind(builder.Configuration.GetSection(SourcesOptions.SectionName))
             .ValidateOnStart();
         builder.Services.AddSingleton<IValidateOptions<SourcesOptions>>(new SettingsValidator<SourcesOptions>(static o => o.Validate()));
+        builder.Services.AddOptions<HttpOptions>()
+            .Bind(builder.Configuration.GetSection(HttpOptions.SectionName))
+            .ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<HttpOptions>>(new SettingsValidator<HttpOptions>(static o => o.Validate()));
+        builder.Services.AddSingleton<IConfigureOptions<KestrelServerOptions>, KestrelLimits>();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<DataDirectory>();
         builder.Services.AddDocumentStore();
@@ -45,6 +56,17 @@ public static class IngestHost
         app.MapStatsEndpoints();
         return app;
     }
+
+    /// <summary>
+    /// Whether configuration names where to listen: ASPNETCORE_URLS or URLS, --urls, a Urls setting,
+    /// ASPNETCORE_HTTP_PORTS/HTTPS_PORTS or Kestrel:Endpoints. The default address is applied only
+    /// when none does; a Urls in appsettings.json would hide ASPNETCORE_URLS, which ASP.NET reads first.
+    /// </summary>
+    internal static bool ChoosesListenAddress(IConfiguration configuration) =>
+        !string.IsNullOrEmpty(configuration["urls"])
+        || !string.IsNullOrEmpty(configuration["http_ports"])
+        || !string.IsNullOrEmpty(configuration["https_ports"])
+        || configuration.GetSection("Kestrel:Endpoints").Exists();
 
     /// <summary>Starts the application; settings are validated and the data directory locked before it listens.</summary>
     public static async Task StartAsync(WebApplication app, CancellationToken cancellationToken = default)

@@ -1,4 +1,5 @@
 using Ingest.Documents;
+using Microsoft.Extensions.Options;
 
 namespace Ingest.Server.Hosting;
 
@@ -12,9 +13,10 @@ internal static class StoreRegistration
         {
             var data = provider.GetRequiredService<DataDirectory>();
             var path = Path.Combine(data.FullPath, StoreFolder);
+            var options = new DocumentStoreOptions { MaxBodyBytes = provider.GetRequiredService<IOptions<IngestOptions>>().Value.MaxDocumentBytes };
             try
             {
-                return DocumentStore.Open(path);
+                return DocumentStore.Open(path, options);
             }
             catch (Ingest.Storage.StorageCorruptionException ex)
             {

@@ -1,6 +1,7 @@
 using System.Text;
 using Ingest.Contracts.Mapping;
 using Ingest.Contracts.Messages;
+using Ingest.Testing;
 
 namespace Ingest.Contracts.Tests.Mapping;
 
@@ -252,29 +253,25 @@ public sealed class MessageMapperTests
         Assert.Contains($"top-level value is {kind}, not an object", text, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public void Invalid_utf8_inside_a_json_string_is_not_json()
+    [Theory]
+    [MemberData(nameof(InvalidUtf8Bodies.Names), MemberType = typeof(InvalidUtf8Bodies))]
+    public void A_body_that_is_not_valid_utf8_is_a_dead_letter_naming_the_byte_offset(string name)
     {
-        var body = new byte[] { (byte)'{', (byte)'"', (byte)'a', (byte)'"', (byte)':', (byte)'"', 0xFF, (byte)'"', (byte)'}' };
+        var body = InvalidUtf8Bodies.Body(name);
+
         var (reason, text) = DeadLetter(IncomingMessage.FromKafka("t", Utf8("k"), true, body, false, null), _defaults);
+
         Assert.Equal(DeadLetterReason.NotJson, reason);
-        Assert.Equal("not JSON: the string at byte 5 is not valid UTF-8", text);
+        Assert.Equal($"not JSON: the body is not valid UTF-8 at byte {InvalidUtf8Bodies.Offset(name)}", text);
     }
 
     [Fact]
-    public void Invalid_utf8_in_the_id_property_value_is_not_json()
+    public void Invalid_utf8_in_the_id_property_value_is_a_dead_letter_naming_the_byte_offset()
     {
         var body = new byte[] { (byte)'{', (byte)'"', (byte)'i', (byte)'d', (byte)'"', (byte)':', (byte)'"', 0xC0, (byte)'"', (byte)'}' };
-        var (reason, _) = DeadLetter(IncomingMessage.FromKafka("t", default, false, body, false, null), _byIdProperty);
+        var (reason, text) = DeadLetter(IncomingMessage.FromKafka("t", default, false, body, false, null), _byIdProperty);
         Assert.Equal(DeadLetterReason.NotJson, reason);
-    }
-
-    [Fact]
-    public void Invalid_utf8_in_a_property_name_is_not_json()
-    {
-        var body = new byte[] { (byte)'{', (byte)'"', 0xFE, (byte)'"', (byte)':', (byte)'1', (byte)'}' };
-        var (reason, _) = DeadLetter(IncomingMessage.FromKafka("t", Utf8("k"), true, body, false, null), _defaults);
-        Assert.Equal(DeadLetterReason.NotJson, reason);
+        Assert.Equal("not JSON: the body is not valid UTF-8 at byte 7", text);
     }
 
     [Fact]

@@ -44,6 +44,29 @@ internal sealed class ApiTestServer : IAsyncDisposable
 
     public Task<HttpResponseMessage> PutAsync(string path, string json) => Client.PutAsync(Relative(path), Json(json));
 
+    /// <summary>A PUT of <c>{}</c> whose collection comes from the <c>ingest-collection</c> header.</summary>
+    public async Task<HttpResponseMessage> PutWithCollectionHeaderAsync(string path, string collectionHeader)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Put, Relative(path)) { Content = Json("{}") };
+        request.Headers.Add("ingest-collection", collectionHeader);
+        return await Client.SendAsync(request);
+    }
+
+    /// <summary>
+    /// Sends one request with its target exactly as written (no client-side escaping or
+    /// normalisation) over its own connection, and reads the answer.
+    /// </summary>
+    public async Task<RawHttpResponse> SendRawAsync(string method, string target, string? json = null, params string[] headerLines)
+    {
+        await using var connection = await RawHttpConnection.OpenAsync(Client.BaseAddress!);
+        var body = json ?? string.Empty;
+        await connection.SendAsync(
+            $"{method} {target} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {Encoding.UTF8.GetByteCount(body)}\r\nConnection: close\r\n{string.Concat(headerLines.Select(h => h + "\r\n"))}\r\n");
+        await connection.SendAsync(Encoding.UTF8.GetBytes(body));
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        return await connection.ReadResponseAsync(timeout.Token);
+    }
+
     public async Task<JsonElement> GetJsonAsync(string path, HttpStatusCode expected = HttpStatusCode.OK)
     {
         using var response = await Client.GetAsync(Relative(path));

@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json;
 using Ingest.Contracts.DeadLetters;
 using Ingest.Documents;
+using Ingest.Testing;
 using static Ingest.Server.Tests.Api.ApiTestServer;
 
 namespace Ingest.Server.Tests.Api;
@@ -73,6 +74,20 @@ public sealed class DeadLetterEndpointsTests
         using var replay = await server.Client.PostAsync(Relative($"/dead-letters/{id}/replay"), Json("{}"));
         Assert.Contains($"Dead letter {id}", await ReadProblemAsync(replay, HttpStatusCode.UnprocessableEntity), StringComparison.Ordinal);
         Assert.NotNull(server.Store.GetDeadLetter(id));
+    }
+
+    [Fact]
+    public async Task Replay_with_a_fixed_body_that_is_not_valid_utf8_is_a_422_naming_the_byte_and_keeps_the_dead_letter()
+    {
+        await using var server = await StartAsync();
+        var id = await StoreDeadLetterAsync(server.Store, "{\"total\": 12,");
+
+        using var response = await server.Client.PostAsync(Relative($"/dead-letters/{id}/replay"), Json(InvalidUtf8Bodies.Body("encoded surrogate ED A0 80")));
+
+        var detail = await ReadProblemAsync(response, HttpStatusCode.UnprocessableEntity);
+        Assert.Contains("not valid UTF-8 at byte 6", detail, StringComparison.Ordinal);
+        Assert.NotNull(server.Store.GetDeadLetter(id));
+        Assert.Null(server.Store.Get("orders/7"));
     }
 
     [Fact]

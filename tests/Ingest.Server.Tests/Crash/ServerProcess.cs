@@ -37,7 +37,12 @@ internal sealed class ServerProcess : IDisposable
 
     public bool HasExited => _process.HasExited;
 
-    public static ServerProcess Start(string dataDirectory, IEnumerable<string> settings)
+    public static ServerProcess Start(string dataDirectory, IEnumerable<string> settings) =>
+        Start(dataDirectory, settings, ["--urls", "http://127.0.0.1:0"], new Dictionary<string, string>());
+
+    /// <summary>Starts the server with these listen arguments (none: it takes its address from the environment) and environment variables.</summary>
+    public static ServerProcess Start(
+        string dataDirectory, IEnumerable<string> settings, IEnumerable<string> listenArguments, IReadOnlyDictionary<string, string> environment)
     {
         var server = Path.Combine(AppContext.BaseDirectory, "Ingest.Server.dll");
         var start = new ProcessStartInfo("dotnet")
@@ -46,10 +51,15 @@ internal sealed class ServerProcess : IDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (var argument in (string[])["exec", server, "--urls", "http://127.0.0.1:0", $"--Ingest:DataDirectory={dataDirectory}",
+        foreach (var argument in (string[])["exec", server, .. listenArguments, $"--Ingest:DataDirectory={dataDirectory}",
                      "--Logging:Console:FormatterName=simple", "--Logging:Console:FormatterOptions:SingleLine=true"])
         {
             start.ArgumentList.Add(argument);
+        }
+
+        foreach (var (name, value) in environment)
+        {
+            start.Environment[name] = value;
         }
 
         foreach (var setting in settings)

@@ -56,11 +56,15 @@ public sealed class ServerHostingTests : IDisposable
         Assert.Equal(HttpStatusCode.OK, (await server.Client.SendAsync(request)).StatusCode);
     }
 
-    [Fact]
-    public async Task A_bad_setting_stops_start_up_and_names_the_setting()
+    [Theory]
+    [InlineData("--Ingest:ApiKey=short", "Ingest:ApiKey")]
+    [InlineData("--Ingest:MaxDocumentBytes=1000", "Ingest:MaxDocumentBytes must be between 1048576")]
+    [InlineData("--Ingest:Http:RequestBodyGracePeriod=00:00:01", "Ingest:Http:RequestBodyGracePeriod must be longer than one second")]
+    [InlineData("--Ingest:Http:MinRequestBodyBytesPerSecond=-1", "Ingest:Http:MinRequestBodyBytesPerSecond must be a number >= 0")]
+    public async Task A_bad_setting_stops_start_up_and_names_the_setting(string argument, string expected)
     {
-        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory, "--Ingest:ApiKey=short"));
-        Assert.Contains("Ingest:ApiKey", error.Message, StringComparison.Ordinal);
+        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory, argument));
+        Assert.Contains(expected, error.Message, StringComparison.Ordinal);
     }
 
     [Fact]
