@@ -153,4 +153,18 @@ public sealed class JournalDamageTests
 
         Assert.Equal(48, CountKeys(dir));
     }
+
+    [Fact]
+    public void A_store_closed_cleanly_after_a_commit_larger_than_a_journal_file_reopens()
+    {
+        using var dir = new TestDirectory();
+        using (var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options(backgroundFlush: false)))
+        {
+            using var tx = env.BeginWrite();
+            tx.CreateTree("t").Put(Keys.Of("big"), new byte[1024 * 1024]); // its record gets a file of its own
+            tx.Commit();
+        }
+
+        Assert.Equal(1, CountKeys(dir));
+    }
 }

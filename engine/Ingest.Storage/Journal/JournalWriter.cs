@@ -57,6 +57,9 @@ internal sealed unsafe class JournalWriter : IDisposable
         }
     }
 
+    /// <summary>The sequence number the next new journal file gets.</summary>
+    public long NextSequence => _nextSequence;
+
     public int FileCount
     {
         get
@@ -90,7 +93,7 @@ internal sealed unsafe class JournalWriter : IDisposable
         try
         {
             // One write call; only a record over 1 GiB (a huge transaction) takes several.
-            _faults.ThrowIfFailing(file.Path);
+            _faults.ThrowIfFailing(file.Path, journal: true);
             for (long done = 0; done < length;)
             {
                 var chunk = (int)Math.Min(length - done, 1L << 30);
@@ -161,7 +164,7 @@ internal sealed unsafe class JournalWriter : IDisposable
             return;
         }
 
-        _faults.ThrowIfFailing(file.Path);
+        _faults.ThrowIfFailing(file.Path, journal: true);
         RandomAccess.Write(file.Handle, new byte[JournalRecord.Alignment], _failedPosition);
         if (_durable)
         {
@@ -244,7 +247,7 @@ internal sealed unsafe class JournalWriter : IDisposable
                 var zeros = new byte[Math.Min(size, 1024 * 1024)];
                 for (long offset = 0; offset < size; offset += zeros.Length)
                 {
-                    _faults.ThrowIfFailing(path);
+                    _faults.ThrowIfFailing(path, journal: true);
                     RandomAccess.Write(handle, zeros.AsSpan(0, (int)Math.Min(zeros.Length, size - offset)), offset);
                 }
             }

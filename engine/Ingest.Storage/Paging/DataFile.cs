@@ -176,7 +176,7 @@ internal sealed unsafe class DataFile : IDisposable
 
     public void WritePages(long page, byte* source, int pages)
     {
-        _faults.ThrowIfFailing(Path);
+        _faults.ThrowIfFailing(Path, journal: false);
         var bytes = (long)pages * PageHeader.PageSize;
         for (long done = 0; done < bytes;)
         {

@@ -2,23 +2,32 @@ namespace Ingest.Storage.Paging;
 
 /// <summary>
 /// A test seam on the environment's file writes (journal records, journal zero-fill, data pages):
-/// while <see cref="DiskFull"/> is set each of them fails the way a full file system fails a write,
-/// with an <see cref="IOException"/> carrying ENOSPC. Costs one volatile read per write otherwise.
+/// while set, each of them fails the way a full file system fails a write, with an
+/// <see cref="IOException"/> carrying ENOSPC. Costs one volatile read per write otherwise.
 /// </summary>
 internal sealed class WriteFaults
 {
     private const int Enospc = 28;
-    private volatile bool _diskFull;
+    private volatile bool _journalFull;
+    private volatile bool _dataFileFull;
 
+    /// <summary>Journal and data file writes fail.</summary>
     public bool DiskFull
     {
-        get => _diskFull;
-        set => _diskFull = value;
+        get => _journalFull && _dataFileFull;
+        set => _journalFull = _dataFileFull = value;
     }
 
-    public void ThrowIfFailing(string path)
+    /// <summary>Only data file writes (the flusher's) fail.</summary>
+    public bool DataFileFull
     {
-        if (_diskFull)
+        get => _dataFileFull;
+        set => _dataFileFull = value;
+    }
+
+    public void ThrowIfFailing(string path, bool journal)
+    {
+        if (journal ? _journalFull : _dataFileFull)
         {
             throw new IOException($"No space left on device : '{path}'", Enospc);
         }
