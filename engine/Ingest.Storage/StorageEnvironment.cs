@@ -248,7 +248,8 @@ public sealed unsafe class StorageEnvironment : IDisposable
     /// <summary>
     /// Checks the last committed snapshot: every reachable page's checksum, page type, key order and
     /// child pointers, that no page is reached twice, and the checksums of allocated pages no tree
-    /// reaches. Runs beside readers and the writer; reports damage instead of throwing.
+    /// reaches. Runs beside readers and the writer; reports damage instead of throwing (and records
+    /// the first damaged page in <see cref="Corruption"/>).
     /// </summary>
     public VerificationReport Verify()
     {
@@ -256,7 +257,14 @@ public sealed unsafe class StorageEnvironment : IDisposable
         var slot = _slots.Acquire(Volatile.Read(ref _current).TxId, out var token);
         try
         {
-            return new Verification.StorageVerifier(Volatile.Read(ref _current)).Run();
+            var report = new Verification.StorageVerifier(Volatile.Read(ref _current)).Run();
+            if (!report.IsClean)
+            {
+                var first = report.Damaged[0];
+                RecordCorruption(new StorageCorruptionException($"Verification found {report.Damaged.Count} damaged page(s), the first: page {first.Page}, {first.Kind}{(first.Tree is null ? string.Empty : $" of tree '{first.Tree}'")}: {first.Problem}", first.FilePath, first.Offset) { Page = first.Page });
+            }
+
+            return report;
         }
         finally
         {
