@@ -148,4 +148,35 @@ public sealed class DiskFullTests
         using var reopened = StorageEnvironment.Open(dir.Path, TestDirectory.Options());
         Assert.Equal(["a", "b"], KeysIn(reopened));
     }
+
+    [Fact]
+    public void A_record_whose_sync_failed_is_blanked_when_the_next_commit_goes_to_a_new_file()
+    {
+        using var dir = new TestDirectory();
+        using (var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options(backgroundFlush: false)))
+        {
+            // Fill the first journal file until only small records still fit.
+            Put(env, "first");
+            var i = 0;
+            while (new FileInfo(dir.JournalFiles[0]).Length - RecoveryTests.Records(dir.JournalFiles[0]).Sum(r => r.Length) > 40_000)
+            {
+                Put(env, $"k{i++:D4}", 3_000);
+            }
+
+            // The small record reaches the file whole, but its sync fails: not acknowledged.
+            env.Faults.JournalSyncFull = true;
+            Assert.Throws<DiskFullException>(() => Put(env, "unacknowledged", 100));
+            env.Faults.JournalSyncFull = false;
+
+            // The same transaction id, too large for what is left: it goes to a new file.
+            Put(env, "acknowledged", 60_000);
+            Assert.Equal(2, dir.JournalFiles.Length);
+            env.SimulateCrashOnDispose = true;
+        }
+
+        using var reopened = StorageEnvironment.Open(dir.Path, TestDirectory.Options());
+        var keys = KeysIn(reopened);
+        Assert.Contains("acknowledged", keys);
+        Assert.DoesNotContain("unacknowledged", keys);
+    }
 }

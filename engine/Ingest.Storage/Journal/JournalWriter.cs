@@ -101,6 +101,7 @@ internal sealed unsafe class JournalWriter : IDisposable
                 done += chunk;
             }
 
+            _faults.ThrowIfSyncFailing(file.Path);
             if (_durable)
             {
                 FileSync.DataSync(file.Handle);

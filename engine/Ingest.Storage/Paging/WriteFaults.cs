@@ -10,6 +10,7 @@ internal sealed class WriteFaults
     private const int Enospc = 28;
     private volatile bool _journalFull;
     private volatile bool _dataFileFull;
+    private volatile bool _journalSyncFull;
 
     /// <summary>Journal and data file writes fail.</summary>
     public bool DiskFull
@@ -23,6 +24,21 @@ internal sealed class WriteFaults
     {
         get => _dataFileFull;
         set => _dataFileFull = value;
+    }
+
+    /// <summary>Journal records are written, then their sync fails (what reached the file is unknown to the writer).</summary>
+    public bool JournalSyncFull
+    {
+        get => _journalSyncFull;
+        set => _journalSyncFull = value;
+    }
+
+    public void ThrowIfSyncFailing(string path)
+    {
+        if (_journalSyncFull)
+        {
+            throw new IOException($"fdatasync failed with errno {Enospc} : '{path}'", Enospc);
+        }
     }
 
     public void ThrowIfFailing(string path, bool journal)
