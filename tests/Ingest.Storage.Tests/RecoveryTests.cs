@@ -41,7 +41,7 @@ public sealed class RecoveryTests
         return records;
     }
 
-    private static void Flip(string path, long offset)
+    internal static void Flip(string path, long offset)
     {
         using var f = new FileStream(path, FileMode.Open, FileAccess.ReadWrite);
         f.Position = offset;

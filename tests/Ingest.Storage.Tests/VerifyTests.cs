@@ -61,13 +61,7 @@ public sealed class VerifyTests
             leaf = read.OpenTree("docs")!.RootPage; // a branch: the tree has several levels
         }
 
-        using (var f = new FileStream(dir.DataFile, FileMode.Open, FileAccess.ReadWrite))
-        {
-            f.Position = (leaf * 8192) + 6000;
-            var b = f.ReadByte();
-            f.Position = (leaf * 8192) + 6000;
-            f.WriteByte((byte)(b ^ 0x5A));
-        }
+        RecoveryTests.Flip(dir.DataFile, (leaf * 8192) + 6000);
 
         using var reopened = StorageEnvironment.Open(dir.Path, TestDirectory.Options());
         var report = reopened.Verify();
@@ -93,13 +87,7 @@ public sealed class VerifyTests
             root = read.OpenTree("docs")!.RootPage;
         }
 
-        using (var f = new FileStream(dir.DataFile, FileMode.Open, FileAccess.ReadWrite))
-        {
-            f.Position = (root * 8192) + 40;
-            var b = f.ReadByte();
-            f.Position = (root * 8192) + 40;
-            f.WriteByte((byte)(b ^ 0x5A));
-        }
+        RecoveryTests.Flip(dir.DataFile, (root * 8192) + 40);
 
         using var reopened = StorageEnvironment.Open(dir.Path, TestDirectory.Options());
         Assert.Null(reopened.Corruption);

@@ -11,10 +11,7 @@ namespace Ingest.Cli.Commands;
 /// </summary>
 internal sealed class RecoverCommand : Command
 {
-    private readonly Argument<string> _directory = new("DIR")
-    {
-        Description = "The server's data directory (Ingest:DataDirectory), or its store folder.",
-    };
+    private readonly Argument<string> _directory = StoreDirectory.CreateArgument();
 
     private readonly Option<bool> _acceptLoss = new("--accept-loss")
     {

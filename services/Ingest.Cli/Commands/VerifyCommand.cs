@@ -7,10 +7,7 @@ namespace Ingest.Cli.Commands;
 /// <summary><c>ingest verify DIR</c>: checks a stopped server's store page by page; exit 0 when sound, 1 when damaged.</summary>
 internal sealed class VerifyCommand : Command
 {
-    private readonly Argument<string> _directory = new("DIR")
-    {
-        Description = "The server's data directory (Ingest:DataDirectory), or its store folder.",
-    };
+    private readonly Argument<string> _directory = StoreDirectory.CreateArgument();
 
     public VerifyCommand()
         : base("verify", "Check every page's checksum and every tree's structure of a stopped server's store; print each damaged page with what lives there.")

@@ -1,3 +1,4 @@
+using System.CommandLine;
 using Ingest.Storage;
 
 namespace Ingest.Cli.Store;
@@ -10,6 +11,12 @@ internal static class StoreDirectory
 {
     private const string DataFileName = "data.ingest";
     private const string StoreFolder = "store";
+
+    /// <summary>The <c>DIR</c> argument the store commands take.</summary>
+    public static Argument<string> CreateArgument() => new("DIR")
+    {
+        Description = "The server's data directory (Ingest:DataDirectory), or its store folder.",
+    };
 
     public static string Resolve(string path)
     {
