@@ -57,6 +57,27 @@ public sealed class DocumentStore : IDisposable
     /// <summary>Write batches committed since the store opened.</summary>
     public long BatchCount => _writer.Batches;
 
+    /// <summary>
+    /// Set while the disk is full (writes fail with this exception meanwhile); clears by itself once
+    /// space is back. See <see cref="StorageEnvironment.DiskFull"/>.
+    /// </summary>
+    public DiskFullException? DiskFull => _env.DiskFull;
+
+    /// <summary>The first damaged page a read found since the store opened, or null. See <see cref="StorageEnvironment.Corruption"/>.</summary>
+    public StorageCorruptionException? Corruption => _env.Corruption;
+
+    /// <summary>What opening with <see cref="StorageOptions.AcceptJournalLoss"/> gave up, or null.</summary>
+    public JournalLoss? AcceptedJournalLoss => _env.AcceptedJournalLoss;
+
+    internal StorageEnvironment Environment => _env;
+
+    /// <summary>Checks every page and tree of the store's last commit; see <see cref="StorageEnvironment.Verify"/>.</summary>
+    public VerificationReport Verify()
+    {
+        ThrowIfDisposed();
+        return _env.Verify();
+    }
+
     /// <summary>Opens (creating if needed) the store in <paramref name="directory"/>.</summary>
     /// <exception cref="IOException">The directory is open elsewhere.</exception>
     public static DocumentStore Open(string directory, DocumentStoreOptions? options = null)

@@ -27,6 +27,9 @@ public sealed class StorageCorruptionException : Exception
     /// <summary>The damaged file, when known.</summary>
     public string? FilePath { get; }
 
+    /// <summary>The damaged data page's number, or -1 when the damage is not in a data page.</summary>
+    public long Page { get; init; } = -1;
+
     /// <summary>Byte offset of the damaged structure in <see cref="FilePath"/>, or -1.</summary>
     public long Offset { get; } = -1;
 }

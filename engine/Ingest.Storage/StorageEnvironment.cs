@@ -37,11 +37,15 @@ public sealed unsafe class StorageEnvironment : IDisposable
     private volatile WriteTransaction? _activeWriter;
     private int _writerThread;
     private volatile Exception? _flushError;
+    private volatile DiskFullException? _journalFull;
+    private volatile DiskFullException? _flushFull;
+    private volatile StorageCorruptionException? _corruption;
     private volatile bool _stopping;
     private int _disposed;
 
-    private StorageEnvironment(string directory, StorageOptions options, FileStream lockFile, DataFile data, ScratchMemory scratch, long lastTx, long nextJournalSequence, List<string> spareJournals)
+    private StorageEnvironment(string directory, StorageOptions options, FileStream lockFile, DataFile data, ScratchMemory scratch, WriteFaults faults, long lastTx, long nextJournalSequence, List<string> spareJournals)
     {
+        Faults = faults;
         Directory = directory;
         _options = options;
         _lockFile = lockFile;
@@ -49,7 +53,9 @@ public sealed unsafe class StorageEnvironment : IDisposable
         Scratch = scratch;
         _current = new Snapshot(lastTx, PageTable.Empty, data.Map);
         WriterBuffers = scratch.AllocatePages(2);
-        _journal = new JournalWriter(directory, options.JournalFileSize, options.SyncMode == SyncMode.Durable, scratch, nextJournalSequence, spareJournals);
+        var durable = options.SyncMode == SyncMode.Durable;
+        _journal = new JournalWriter(
+            directory, options.JournalFileSize, durable, scratch, nextJournalSequence, spareJournals, faults, (sequence, size) => data.RecordJournalCreated(sequence, size, durable));
         if (options.BackgroundFlush)
         {
             _flusher = new Thread(FlushLoop) { IsBackground = true, Name = "Ingest.Storage flusher" };
@@ -63,7 +69,25 @@ public sealed unsafe class StorageEnvironment : IDisposable
     /// <summary>The id of the last committed transaction.</summary>
     public long LastCommittedTransactionId => Volatile.Read(ref _current).TxId;
 
+    /// <summary>
+    /// Set while the disk is full: the last journal write failed with ENOSPC (commits fail with this
+    /// exception until one succeeds), or the background flusher cannot write the data file (it
+    /// retries every <see cref="StorageOptions.FlushInterval"/>). Null once a write succeeds again;
+    /// the background flusher also retries a failed journal write's cleanup on its own, so the
+    /// environment recovers without a commit or a reopen.
+    /// </summary>
+    public DiskFullException? DiskFull => _journalFull ?? _flushFull;
+
+    /// <summary>The first damaged data page a read found since the environment opened, or null. Damage does not heal: reopen after repairing.</summary>
+    public StorageCorruptionException? Corruption => _corruption;
+
+    /// <summary>With <see cref="StorageOptions.AcceptJournalLoss"/>: what the open gave up because the journal was damaged, or null.</summary>
+    public JournalLoss? AcceptedJournalLoss { get; private init; }
+
     internal ScratchMemory Scratch { get; }
+
+    /// <summary>The test seam on file writes (makes them fail as on a full disk).</summary>
+    internal WriteFaults Faults { get; }
 
     /// <summary>Scratch for the active write transaction's trees; one writer at a time shares it.</summary>
     internal byte* WriterBuffers { get; }
@@ -110,34 +134,45 @@ public sealed unsafe class StorageEnvironment : IDisposable
         }
 
         var scratch = new ScratchMemory();
+        var faults = new WriteFaults();
+        StorageEnvironment? opened = null;
         DataFile? data = null;
         try
         {
-            data = DataFile.Open(directory, InitializeDataFile);
-            var recovery = new JournalRecovery(directory, scratch);
+            data = DataFile.Open(directory, InitializeDataFile, faults, ex => opened?.RecordCorruption(ex));
+            var recovery = new JournalRecovery(directory, scratch, data.Header, options.AcceptJournalLoss);
             var lastTx = data.Header.LastAppliedTx;
             var spares = new List<string>();
-            if (recovery.FileCount > 0)
+            var replayed = recovery.Replay(lastTx, (page, image, pages) =>
             {
-                var replayed = recovery.Replay(lastTx, (page, image, pages) =>
+                data.EnsureCapacity(page + pages)?.Dispose(); // nothing reads the old mapping yet
+                data.WritePages(page, (byte*)image, pages);
+            });
+            if (recovery.FileCount > 0 || data.Header.KnowsJournals)
+            {
+                // Every record is in the data file now, so no journal file is needed any more: the
+                // header says so before files are deleted, or a missing one would look like damage.
+                data.Sync();
+                data.ResetJournals(replayed, recovery.NextSequence, options.JournalFileSize);
+                lastTx = replayed;
+                if (recovery.Loss != null)
                 {
-                    data.EnsureCapacity(page + pages)?.Dispose(); // nothing reads the old mapping yet
-                    data.WritePages(page, (byte*)image, pages);
-                });
-                if (replayed != lastTx)
-                {
-                    data.Sync();
-                    data.UpdateHeader(replayed);
-                    lastTx = replayed;
+                    recovery.DeleteAll(); // their later records belong to the history given up
                 }
-
-                spares = recovery.KeepSpares(options.JournalFileSize, maxSpares: 2);
+                else
+                {
+                    spares = recovery.KeepSpares(options.JournalFileSize, maxSpares: 2);
+                }
             }
 
             // Every commit stamps the state page; it outranks a header that lost its newer copy.
             lastTx = Math.Max(lastTx, StatePage.GetTxId(data.Map.GetPage(StatePage.PageNumber)));
 
-            return new StorageEnvironment(directory, options, lockFile, data, scratch, lastTx, recovery.NextSequence, spares);
+            opened = new StorageEnvironment(directory, options, lockFile, data, scratch, faults, lastTx, recovery.NextSequence, spares)
+            {
+                AcceptedJournalLoss = recovery.Loss,
+            };
+            return opened;
         }
         catch
         {
@@ -210,6 +245,33 @@ public sealed unsafe class StorageEnvironment : IDisposable
         return tx;
     }
 
+    /// <summary>
+    /// Checks the last committed snapshot: every reachable page's checksum, page type, key order and
+    /// child pointers, that no page is reached twice, and the checksums of allocated pages no tree
+    /// reaches. Runs beside readers and the writer; reports damage instead of throwing (and records
+    /// the first damaged page in <see cref="Corruption"/>).
+    /// </summary>
+    public VerificationReport Verify()
+    {
+        ThrowIfDisposed();
+        var slot = _slots.Acquire(Volatile.Read(ref _current).TxId, out var token);
+        try
+        {
+            var report = new Verification.StorageVerifier(Volatile.Read(ref _current)).Run();
+            if (!report.IsClean)
+            {
+                var first = report.Damaged[0];
+                RecordCorruption(new StorageCorruptionException($"Verification found {report.Damaged.Count} damaged page(s), the first: page {first.Page}, {first.Kind}{(first.Tree is null ? string.Empty : $" of tree '{first.Tree}'")}: {first.Problem}", first.FilePath, first.Offset) { Page = first.Page });
+            }
+
+            return report;
+        }
+        finally
+        {
+            _slots.Release(slot, token);
+        }
+    }
+
     internal bool IsReaderActive(int slot, long token) => Volatile.Read(ref _disposed) == 0 && _slots.IsActive(slot, token);
 
     internal void ReleaseReader(int slot, long token) => _slots.Release(slot, token);
@@ -259,6 +321,15 @@ public sealed unsafe class StorageEnvironment : IDisposable
         {
             _journal.Append(txId, versions);
         }
+        catch (IOException ex) when (DiskFullException.IsDiskFull(ex))
+        {
+            // Nothing is published and the journal overwrites (or blanks) what reached the file, so
+            // the environment stays usable: the next commit, or the flusher's retry, finds out when
+            // there is space again.
+            var full = ex as DiskFullException ?? new DiskFullException(Directory, ex);
+            _journalFull = full;
+            throw full;
+        }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             // After a failed write or sync the record's fate on disk is unknown (it may still be
@@ -267,6 +338,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
             throw;
         }
 
+        _journalFull = null;
         int tableCount;
         lock (_publishLock)
         {
@@ -345,9 +417,21 @@ public sealed unsafe class StorageEnvironment : IDisposable
 
             try
             {
+                if (_journalFull != null)
+                {
+                    ProbeJournal();
+                }
+
                 Flush(ignoreReaders: false);
+                _flushFull = null;
             }
-#pragma warning disable CA1031 // Any failure stops flushing; the next BeginWrite reports it.
+            catch (IOException ex) when (DiskFullException.IsDiskFull(ex))
+            {
+                // Flushing is idempotent and the pages stay in scratch memory and the journal: retry
+                // at the next interval. Commits go on meanwhile as long as the journal has room.
+                _flushFull = new DiskFullException(_data.Path, ex);
+            }
+#pragma warning disable CA1031 // Any other failure stops flushing; the next BeginWrite reports it.
             catch (Exception ex)
 #pragma warning restore CA1031
             {
@@ -356,6 +440,37 @@ public sealed unsafe class StorageEnvironment : IDisposable
             }
         }
     }
+
+    /// <summary>
+    /// After a journal write failed for lack of space: redo its cleanup (or the file creation that
+    /// failed) while no commit runs; success means the next commit will find room.
+    /// </summary>
+    private void ProbeJournal()
+    {
+        if (!_writerLock.Wait(0))
+        {
+            return; // a commit is running; its outcome sets or clears the state
+        }
+
+        try
+        {
+            if (_journalFull != null)
+            {
+                _journal.Probe();
+                _journalFull = null;
+            }
+        }
+        catch (IOException ex) when (DiskFullException.IsDiskFull(ex))
+        {
+            // Still full; the next interval tries again.
+        }
+        finally
+        {
+            _writerLock.Release();
+        }
+    }
+
+    private void RecordCorruption(StorageCorruptionException ex) => Interlocked.CompareExchange(ref _corruption, ex, null);
 
     /// <summary>Writes committed pages no reader still needs to the data file and syncs it (tests call it directly).</summary>
     internal void FlushNow() => Flush(ignoreReaders: false);
@@ -424,8 +539,9 @@ public sealed unsafe class StorageEnvironment : IDisposable
                     }
                 }
 
-                _data.UpdateHeader(upTo);
-                _journal.ReleaseUpTo(upTo);
+                var firstNeeded = _journal.FirstNeededSequence(upTo);
+                _data.UpdateHeader(upTo, firstNeeded);
+                _journal.ReleaseBefore(firstNeeded);
             }
             finally
             {
@@ -458,8 +574,15 @@ public sealed unsafe class StorageEnvironment : IDisposable
             if (!SimulateCrashOnDispose && _flushError == null)
             {
                 Flush(ignoreReaders: true);
+
+                // Every record is in the data file: no journal file is needed, so closing may delete oversized ones.
+                _data.UpdateHeader(_data.Header.LastAppliedTx, _journal.NextSequence);
                 flushed = true;
             }
+        }
+        catch (IOException ex) when (DiskFullException.IsDiskFull(ex))
+        {
+            // The journal keeps every committed record; the next open replays them.
         }
         finally
         {

@@ -18,6 +18,15 @@ public sealed class StorageOptions
     /// <summary>Longest time committed pages wait before the background flusher writes them to the data file.</summary>
     public TimeSpan FlushInterval { get; set; } = TimeSpan.FromSeconds(1);
 
+    /// <summary>
+    /// Open even though the journal is damaged (a journal file missing, empty or truncated), replaying
+    /// up to the damage and discarding every later transaction. Off by default: such damage makes
+    /// <see cref="StorageEnvironment.Open"/> throw a <see cref="StorageCorruptionException"/> naming the
+    /// file, offset and the transactions at risk. What was given up is in
+    /// <see cref="StorageEnvironment.AcceptedJournalLoss"/>; log it.
+    /// </summary>
+    public bool AcceptJournalLoss { get; set; }
+
     /// <summary>Tests turn the background flusher off to keep records in the journal.</summary>
     internal bool BackgroundFlush { get; set; } = true;
 

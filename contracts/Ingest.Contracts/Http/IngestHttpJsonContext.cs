@@ -11,4 +11,5 @@ namespace Ingest.Contracts.Http;
 [JsonSerializable(typeof(DeadLetterEntry))]
 [JsonSerializable(typeof(HealthResponse))]
 [JsonSerializable(typeof(StatsResponse))]
+[JsonSerializable(typeof(VerifyResponse))]
 public sealed partial class IngestHttpJsonContext : JsonSerializerContext;

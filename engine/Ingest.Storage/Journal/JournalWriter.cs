@@ -9,6 +9,13 @@ namespace Ingest.Storage.Journal;
 /// and renamed to the next sequence number when a new file is needed, which saves the zero-fill.
 /// A recycled file still holds old records after the new ones, but those all have transaction ids
 /// the data file header already covers, and recovery skips them.
+/// <para>
+/// A failed write or sync (a full disk) leaves the file's position where it was: the next record
+/// (which takes the same transaction id, since the failed one was never published) overwrites
+/// whatever part of the failed record reached the file. If the next record goes to a new file
+/// instead, the failed record's first block is zeroed first, so recovery never finds two records
+/// for one transaction. A file whose creation failed is deleted and its sequence number reused.
+/// </para>
 /// </summary>
 internal sealed unsafe class JournalWriter : IDisposable
 {
@@ -18,6 +25,8 @@ internal sealed unsafe class JournalWriter : IDisposable
     private readonly long _fileSize;
     private readonly bool _durable;
     private readonly ScratchMemory _memory;
+    private readonly WriteFaults _faults;
+    private readonly Action<long, long> _fileCreated;
     private const int MaxSpares = 2;
     private const long MaxRetainedBuffer = 16 * 1024 * 1024;
     private readonly List<JournalFile> _files = [];
@@ -26,11 +35,17 @@ internal sealed unsafe class JournalWriter : IDisposable
     private long _nextSequence;
     private byte* _buffer;
     private long _bufferSize;
+    private JournalFile? _failedFile;
+    private long _failedPosition;
+    private bool _createFailed;
 
     /// <param name="spares">Journal files whose records are all applied, to recycle.</param>
-    public JournalWriter(string directory, long fileSize, bool durable, ScratchMemory memory, long nextSequence, IEnumerable<string> spares)
+    /// <param name="fileCreated">Told (sequence, size) once a new file is ready and before any record goes in.</param>
+    public JournalWriter(string directory, long fileSize, bool durable, ScratchMemory memory, long nextSequence, IEnumerable<string> spares, WriteFaults faults, Action<long, long> fileCreated)
     {
         _directory = directory;
+        _faults = faults;
+        _fileCreated = fileCreated;
         _fileSize = fileSize;
         _durable = durable;
         _memory = memory;
@@ -41,6 +56,9 @@ internal sealed unsafe class JournalWriter : IDisposable
             _spares.Add(new JournalFile(0, path, handle, RandomAccess.GetLength(handle)));
         }
     }
+
+    /// <summary>The sequence number the next new journal file gets.</summary>
+    public long NextSequence => _nextSequence;
 
     public int FileCount
     {
@@ -68,23 +86,36 @@ internal sealed unsafe class JournalWriter : IDisposable
 
         if (file == null || file.Position + length > file.Length)
         {
+            ClearFailedRecord();
             file = CreateFile(Math.Max(_fileSize, length));
         }
 
-        // One write call; only a record over 1 GiB (a huge transaction) takes several.
-        for (long done = 0; done < length;)
+        try
         {
-            var chunk = (int)Math.Min(length - done, 1L << 30);
-            RandomAccess.Write(file.Handle, new ReadOnlySpan<byte>(_buffer + done, chunk), file.Position + done);
-            done += chunk;
+            // One write call; only a record over 1 GiB (a huge transaction) takes several.
+            _faults.ThrowIfFailing(file.Path, journal: true);
+            for (long done = 0; done < length;)
+            {
+                var chunk = (int)Math.Min(length - done, 1L << 30);
+                RandomAccess.Write(file.Handle, new ReadOnlySpan<byte>(_buffer + done, chunk), file.Position + done);
+                done += chunk;
+            }
+
+            _faults.ThrowIfSyncFailing(file.Path);
+            if (_durable)
+            {
+                FileSync.DataSync(file.Handle);
+                Interlocked.Increment(ref _commitSyncs);
+            }
+        }
+        catch (IOException)
+        {
+            _failedFile = file;
+            _failedPosition = file.Position;
+            throw;
         }
 
-        if (_durable)
-        {
-            FileSync.DataSync(file.Handle);
-            Interlocked.Increment(ref _commitSyncs);
-        }
-
+        _failedFile = null; // overwritten by this record
         file.Position += length;
         file.LastTxId = txId;
         if (_bufferSize > MaxRetainedBuffer)
@@ -113,9 +144,49 @@ internal sealed unsafe class JournalWriter : IDisposable
         _bufferSize = size;
     }
 
+    /// <summary>
+    /// After a failed append: redoes what that append could not do (zeroes the failed record's first
+    /// block, or creates the next file), so the next commit can go ahead. Throws while the disk is
+    /// still full. The caller holds the writer lock.
+    /// </summary>
+    public void Probe()
+    {
+        ClearFailedRecord();
+        if (_createFailed)
+        {
+            CreateFile(_fileSize);
+        }
+    }
+
+    private void ClearFailedRecord()
+    {
+        if (_failedFile is not { } file)
+        {
+            return;
+        }
+
+        _faults.ThrowIfFailing(file.Path, journal: true);
+        RandomAccess.Write(file.Handle, new byte[JournalRecord.Alignment], _failedPosition);
+        if (_durable)
+        {
+            FileSync.DataSync(file.Handle);
+        }
+
+        _failedFile = null;
+    }
+
     private JournalFile CreateFile(long size)
     {
-        var sequence = _nextSequence++;
+        _createFailed = true;
+        var file = CreateOrRecycleFile(size);
+        _createFailed = false;
+        return file;
+    }
+
+    private JournalFile CreateOrRecycleFile(long size)
+    {
+        // The sequence number is only used up once the file exists: a gap in the numbers is damage.
+        var sequence = _nextSequence;
         var path = Path.Combine(_directory, JournalFile.NameFor(sequence));
         JournalFile? spare = null;
         lock (_filesLock)
@@ -130,12 +201,35 @@ internal sealed unsafe class JournalWriter : IDisposable
         if (spare != null)
         {
             // The rename must be durable before records go in: recovery orders files by name.
-            File.Move(spare.Path, path);
-            if (_durable)
+            try
             {
-                FileSync.SyncDirectory(_directory);
+                File.Move(spare.Path, path);
+                try
+                {
+                    if (_durable)
+                    {
+                        FileSync.SyncDirectory(_directory);
+                    }
+
+                    _fileCreated(sequence, spare.Length);
+                }
+                catch
+                {
+                    File.Move(path, spare.Path);
+                    throw;
+                }
+            }
+            catch
+            {
+                lock (_filesLock)
+                {
+                    _spares.Add(spare);
+                }
+
+                throw;
             }
 
+            _nextSequence++;
             var recycled = new JournalFile(sequence, path, spare.Handle, spare.Length);
             lock (_filesLock)
             {
@@ -154,6 +248,7 @@ internal sealed unsafe class JournalWriter : IDisposable
                 var zeros = new byte[Math.Min(size, 1024 * 1024)];
                 for (long offset = 0; offset < size; offset += zeros.Length)
                 {
+                    _faults.ThrowIfFailing(path, journal: true);
                     RandomAccess.Write(handle, zeros.AsSpan(0, (int)Math.Min(zeros.Length, size - offset)), offset);
                 }
             }
@@ -167,13 +262,18 @@ internal sealed unsafe class JournalWriter : IDisposable
                 RandomAccess.FlushToDisk(handle);
                 FileSync.SyncDirectory(_directory);
             }
+
+            _fileCreated(sequence, size);
         }
         catch
         {
+            // A short file left behind would look like a damaged journal to the next recovery.
             handle.Dispose();
+            File.Delete(path);
             throw;
         }
 
+        _nextSequence++;
         var file = new JournalFile(sequence, path, handle, size);
         lock (_filesLock)
         {
@@ -186,8 +286,28 @@ internal sealed unsafe class JournalWriter : IDisposable
     /// <summary>How many commit records were made durable with a sync (0 in the non-durable mode).</summary>
     public long CommitSyncs => Interlocked.Read(ref _commitSyncs);
 
-    /// <summary>Recycles or deletes journal files (other than the one being written) whose records are all applied to the data file.</summary>
-    public void ReleaseUpTo(long appliedTxId)
+    /// <summary>
+    /// The first journal file that stays needed once the data file holds every transaction up to
+    /// <paramref name="appliedTxId"/>: the oldest with a later record, or the one being written.
+    /// </summary>
+    public long FirstNeededSequence(long appliedTxId)
+    {
+        lock (_filesLock)
+        {
+            for (var i = 0; i < _files.Count; i++)
+            {
+                if (i == _files.Count - 1 || _files[i].LastTxId > appliedTxId)
+                {
+                    return _files[i].Sequence;
+                }
+            }
+
+            return _nextSequence;
+        }
+    }
+
+    /// <summary>Recycles or deletes the journal files before <paramref name="firstNeeded"/> (see <see cref="FirstNeededSequence"/>).</summary>
+    public void ReleaseBefore(long firstNeeded)
     {
         List<JournalFile>? deleted = null;
         lock (_filesLock)
@@ -195,7 +315,7 @@ internal sealed unsafe class JournalWriter : IDisposable
             for (var i = 0; i < _files.Count - 1; i++)
             {
                 var file = _files[i];
-                if (file.LastTxId > appliedTxId)
+                if (file.Sequence >= firstNeeded)
                 {
                     continue;
                 }

@@ -15,29 +15,36 @@ internal sealed unsafe class DataFile : IDisposable
 
     private readonly SafeFileHandle _handle;
     private readonly Lock _growLock = new();
+    private readonly Lock _headerLock = new();
+    private readonly WriteFaults _faults;
+    private readonly Action<StorageCorruptionException>? _corrupted;
     private DataMap _map;
     private long _headerSequence;
 
-    private DataFile(string path, SafeFileHandle handle, FileHeader header)
+    private DataFile(string path, SafeFileHandle handle, FileHeader header, WriteFaults faults, Action<StorageCorruptionException>? corrupted)
     {
         Path = path;
         _handle = handle;
         Header = header;
+        _faults = faults;
+        _corrupted = corrupted;
         _headerSequence = header.Sequence;
         var pages = RandomAccess.GetLength(handle) / PageHeader.PageSize;
-        _map = new DataMap(handle, path, Math.Max(pages, 2), null);
+        _map = new DataMap(handle, path, Math.Max(pages, 2), null, corrupted);
     }
 
     public string Path { get; }
 
-    public FileHeader Header { get; private set; }
+    public FileHeader Header { get => Volatile.Read(ref _header); private set => Volatile.Write(ref _header, value); }
+
+    private FileHeader _header = null!;
 
     public DataMap Map => Volatile.Read(ref _map);
 
     public long PageCapacity => Map.PageCount;
 
     /// <summary>Opens the data file, creating it with <paramref name="initialize"/> when it does not exist.</summary>
-    public static DataFile Open(string directory, Action<SafeFileHandle> initialize)
+    public static DataFile Open(string directory, Action<SafeFileHandle> initialize, WriteFaults faults, Action<StorageCorruptionException>? corrupted)
     {
         var path = System.IO.Path.Combine(directory, FileName);
         // Initialization writes 3 pages at once; anything shorter is an initialization that never
@@ -54,7 +61,7 @@ internal sealed unsafe class DataFile : IDisposable
             }
 
             var header = ReadHeader(handle, path);
-            return new DataFile(path, handle, header);
+            return new DataFile(path, handle, header, faults, corrupted);
         }
         catch
         {
@@ -92,12 +99,53 @@ internal sealed unsafe class DataFile : IDisposable
         RandomAccess.Write(handle, slot, (header.Sequence & 1) * FileHeader.SlotSize);
     }
 
-    /// <summary>Records that everything up to <paramref name="lastAppliedTx"/> is in the data file (call after <see cref="Sync"/>).</summary>
-    public void UpdateHeader(long lastAppliedTx)
+    /// <summary>
+    /// Records that everything up to <paramref name="lastAppliedTx"/> is in the data file (call after
+    /// <see cref="Sync"/>) and that journal files before <paramref name="firstJournal"/> are no longer needed.
+    /// </summary>
+    public void UpdateHeader(long lastAppliedTx, long firstJournal)
     {
-        var header = new FileHeader(Header.StatePage, lastAppliedTx, ++_headerSequence);
+        lock (_headerLock)
+        {
+            WriteHeader(Header with { LastAppliedTx = lastAppliedTx, FirstJournal = firstJournal }, sync: true);
+        }
+    }
+
+    /// <summary>
+    /// Records that journal file <paramref name="sequence"/> exists, zero-filled to at least
+    /// <paramref name="fileSize"/> bytes, before any record goes into it: from now on recovery
+    /// refuses to open if it is missing or short.
+    /// </summary>
+    public void RecordJournalCreated(long sequence, long fileSize, bool sync)
+    {
+        lock (_headerLock)
+        {
+            var header = Header;
+
+            // The smallest size any still-needed file was created with (the setting may have changed).
+            var size = header.FirstJournal <= header.LastJournal && header.JournalFileSize > 0 ? Math.Min(header.JournalFileSize, fileSize) : fileSize;
+            WriteHeader(header with { LastJournal = Math.Max(header.LastJournal, sequence), JournalFileSize = size }, sync);
+        }
+    }
+
+    /// <summary>After recovery: everything up to <paramref name="lastAppliedTx"/> is applied and no journal file is needed; the next one is <paramref name="nextJournal"/>.</summary>
+    public void ResetJournals(long lastAppliedTx, long nextJournal, long fileSize)
+    {
+        lock (_headerLock)
+        {
+            WriteHeader(Header with { LastAppliedTx = lastAppliedTx, FirstJournal = nextJournal, LastJournal = nextJournal - 1, JournalFileSize = fileSize }, sync: true);
+        }
+    }
+
+    private void WriteHeader(FileHeader header, bool sync)
+    {
+        header = header with { Sequence = ++_headerSequence };
         WriteHeader(_handle, header);
-        RandomAccess.FlushToDisk(_handle);
+        if (sync)
+        {
+            RandomAccess.FlushToDisk(_handle);
+        }
+
         Header = header;
     }
 
@@ -119,7 +167,7 @@ internal sealed unsafe class DataFile : IDisposable
             var target = Math.Max(pageCount, current + growth);
             target = (target + MinGrowthPages - 1) / MinGrowthPages * MinGrowthPages;
             RandomAccess.SetLength(_handle, target * PageHeader.PageSize);
-            var map = new DataMap(_handle, Path, target, _map);
+            var map = new DataMap(_handle, Path, target, _map, _corrupted);
             var old = _map;
             Volatile.Write(ref _map, map);
             return old;
@@ -128,6 +176,7 @@ internal sealed unsafe class DataFile : IDisposable
 
     public void WritePages(long page, byte* source, int pages)
     {
+        _faults.ThrowIfFailing(Path, journal: false);
         var bytes = (long)pages * PageHeader.PageSize;
         for (long done = 0; done < bytes;)
         {

@@ -16,10 +16,13 @@ internal sealed unsafe class DataMap : IDisposable
     private readonly byte* _base;
     private readonly ulong[] _verified;
     private readonly string _path;
+    private readonly Action<StorageCorruptionException>? _corrupted;
 
-    public DataMap(SafeFileHandle handle, string path, long pageCount, DataMap? previous)
+    /// <param name="corrupted">Told about every page that fails verification, before the read throws.</param>
+    public DataMap(SafeFileHandle handle, string path, long pageCount, DataMap? previous, Action<StorageCorruptionException>? corrupted)
     {
         _path = path;
+        _corrupted = corrupted;
         PageCount = pageCount;
         _file = MemoryMappedFile.CreateFromFile(handle, null, pageCount * PageHeader.PageSize, MemoryMappedFileAccess.Read, HandleInheritability.None, leaveOpen: true);
         _view = _file.CreateViewAccessor(0, pageCount * PageHeader.PageSize, MemoryMappedFileAccess.Read);
@@ -57,11 +60,18 @@ internal sealed unsafe class DataMap : IDisposable
         var available = (PageCount - page) * PageHeader.PageSize;
         if (!PageHeader.Verify(p, page, available))
         {
-            throw new StorageCorruptionException($"Page {page} failed its checksum or page number check", _path, page * PageHeader.PageSize);
+            var ex = new StorageCorruptionException($"Page {page} failed its checksum or page number check", _path, page * PageHeader.PageSize) { Page = page };
+            _corrupted?.Invoke(ex);
+            throw ex;
         }
 
         Interlocked.Or(ref _verified[page >> 6], 1UL << (int)(page & 63));
     }
+
+    /// <summary>The page's bytes as they are in the file, not verified (the verifier checks them itself).</summary>
+    public byte* GetPageUnverified(long page) => (ulong)page < (ulong)PageCount ? _base + (page << PageHeader.PageShift) : null;
+
+    public string Path => _path;
 
     private void ThrowBeyondEnd(long page)
     {

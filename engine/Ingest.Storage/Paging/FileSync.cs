@@ -19,7 +19,9 @@ internal static partial class FileSync
                 handle.DangerousAddRef(ref added);
                 if (NativeMethods.FDataSync((int)handle.DangerousGetHandle()) != 0)
                 {
-                    throw new IOException($"fdatasync failed with errno {Marshal.GetLastPInvokeError()}");
+                    // The errno as HResult, as .NET's own IOExceptions carry it on Unix (ENOSPC = 28).
+                    var errno = Marshal.GetLastPInvokeError();
+                    throw new IOException($"fdatasync failed with errno {errno}", errno);
                 }
             }
             finally

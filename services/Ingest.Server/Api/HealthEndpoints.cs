@@ -5,11 +5,18 @@ using Ingest.Server.Sources;
 
 namespace Ingest.Server.Api;
 
-/// <summary>Liveness (the process answers) and readiness (the store is open and every source has its broker).</summary>
+/// <summary>
+/// Liveness (the process answers) and readiness (the store is open, its disk is not full, no damaged
+/// page was found, and every source has its broker).
+/// </summary>
 public static class HealthEndpoints
 {
     public const string Healthy = "healthy";
     public const string Unhealthy = "unhealthy";
+    public const string StoreOpen = "open";
+    public const string StoreClosed = "closed";
+    public const string StoreDiskFull = "disk-full";
+    public const string StoreDamaged = "damaged";
 
     public static IEndpointRouteBuilder MapHealthEndpoints(this IEndpointRouteBuilder endpoints)
     {
@@ -21,8 +28,8 @@ public static class HealthEndpoints
 
     private static IResult GetHealth(DataDirectory data, DocumentStore store, IngestionService ingestion)
     {
-        var storeOpen = IsOpen(store) && Directory.Exists(data.FullPath);
-        var healthy = storeOpen;
+        var (storeState, storeError) = StoreState(store, data);
+        var healthy = storeState == StoreOpen;
         var sources = new SourceHealth[ingestion.Sources.Count];
         for (var i = 0; i < sources.Length; i++)
         {
@@ -31,9 +38,25 @@ public static class HealthEndpoints
             healthy &= status.Connected;
         }
 
-        var report = new HealthResponse(healthy ? Healthy : Unhealthy, storeOpen ? "open" : "closed", data.FullPath, sources);
+        var report = new HealthResponse(healthy ? Healthy : Unhealthy, storeState, data.FullPath, sources, storeError);
         return TypedResults.Json(
             report, IngestHttpJsonContext.Default.HealthResponse, statusCode: healthy ? StatusCodes.Status200OK : StatusCodes.Status503ServiceUnavailable);
+    }
+
+    private static (string State, string? Error) StoreState(DocumentStore store, DataDirectory data)
+    {
+        if (!IsOpen(store) || !Directory.Exists(data.FullPath))
+        {
+            return (StoreClosed, null);
+        }
+
+        // Damage does not heal; a full disk does, by itself, once space is freed.
+        if (store.Corruption is { } damaged)
+        {
+            return (StoreDamaged, damaged.Message);
+        }
+
+        return store.DiskFull is { } full ? (StoreDiskFull, full.Message) : (StoreOpen, null);
     }
 
     private static bool IsOpen(DocumentStore store)

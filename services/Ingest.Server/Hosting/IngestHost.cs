@@ -44,6 +44,7 @@ public static class IngestHost
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddProblemDetails();
+        builder.Services.AddExceptionHandler<StoreFailureHandler>();
         builder.Services.AddIngestTelemetry(builder.Configuration);
 
         var app = builder.Build();
@@ -54,6 +55,7 @@ public static class IngestHost
         app.MapDocumentEndpoints();
         app.MapDeadLetterEndpoints();
         app.MapStatsEndpoints();
+        app.MapAdminEndpoints();
         return app;
     }
 

@@ -21,7 +21,7 @@ internal static class StoreRegistration
             catch (Ingest.Storage.StorageCorruptionException ex)
             {
                 throw new InvalidOperationException(
-                    $"The store in Ingest:DataDirectory '{path}' is corrupted: {ex.Message} (file {ex.FilePath}, offset {ex.Offset}). Restore it from a backup or move it aside; it is not repaired or skipped automatically.", ex);
+                    $"The store in Ingest:DataDirectory '{path}' is corrupted: {ex.Message} (file {ex.FilePath}, offset {ex.Offset}). Restore it from a backup or move it aside; it is not repaired or skipped automatically. 'ingest verify' lists damaged pages; for a damaged journal, 'ingest recover --accept-loss' opens it keeping what is intact.", ex);
             }
         });
 }

@@ -1,0 +1,103 @@
+using Ingest.Cli.Tests.Support;
+using Ingest.Storage;
+
+namespace Ingest.Cli.Tests.Commands;
+
+/// <summary><c>ingest verify</c> and <c>ingest recover</c> on a stopped server's data directory.</summary>
+public sealed class StoreCommandsTests : IDisposable
+{
+    private readonly string _dataDirectory = Path.Combine(Path.GetTempPath(), "ingest-cli-tests", Guid.NewGuid().ToString("N"));
+
+    private string StorePath => Path.Combine(_dataDirectory, "store");
+
+    /// <summary>Commits <paramref name="transactions"/> transactions; with <paramref name="crash"/> the journal keeps them (no flush), as after a kill.</summary>
+    private long[] WriteStore(int transactions, bool crash)
+    {
+        var options = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe, JournalFileSize = 256 * 1024, BackgroundFlush = !crash };
+        using var env = StorageEnvironment.Open(StorePath, options);
+        for (var i = 0; i < transactions; i++)
+        {
+            using var tx = env.BeginWrite();
+            tx.CreateTree("docs").Put(System.Text.Encoding.UTF8.GetBytes($"doc/{i:D4}"), new byte[300]);
+            tx.Commit();
+        }
+
+        env.SimulateCrashOnDispose = crash;
+        using var read = env.BeginRead();
+        return [read.OpenTree("docs")!.RootPage];
+    }
+
+    [Fact]
+    public async Task Verify_of_a_sound_store_prints_clean_and_exits_0()
+    {
+        WriteStore(20, crash: false);
+
+        var run = await CommandLineRun.RunAsync("verify", _dataDirectory);
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains($"{StorePath}: transaction 20,", run.Output, StringComparison.Ordinal);
+        Assert.EndsWith($"checked: clean{Environment.NewLine}", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Verify_prints_each_damaged_page_with_its_tree_and_exits_1()
+    {
+        var page = WriteStore(20, crash: false)[0];
+        using (var file = new FileStream(Path.Combine(StorePath, "data.ingest"), FileMode.Open, FileAccess.ReadWrite))
+        {
+            file.Position = (page * 8192) + 7000;
+            file.WriteByte(0xA5);
+        }
+
+        var run = await CommandLineRun.RunAsync("verify", _dataDirectory);
+
+        Assert.True(run.ExitCode == 1, run.ToString());
+        Assert.Contains($"damaged: page {page} (file '{Path.Combine(StorePath, "data.ingest")}', offset {page * 8192}): tree page of tree 'docs': fails its checksum", run.Output, StringComparison.Ordinal);
+        Assert.Contains("1 damaged page(s)", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Recover_refuses_a_deleted_journal_and_with_accept_loss_opens_and_prints_what_was_lost()
+    {
+        WriteStore(10, crash: true);
+        foreach (var journal in Directory.GetFiles(StorePath, "journal.*"))
+        {
+            File.Delete(journal);
+        }
+
+        var refused = await CommandLineRun.RunAsync("recover", _dataDirectory);
+        var accepted = await CommandLineRun.RunAsync("recover", "--accept-loss", _dataDirectory);
+        var afterwards = await CommandLineRun.RunAsync("recover", _dataDirectory);
+
+        Assert.True(refused.ExitCode == 1, refused.ToString());
+        Assert.Contains("is missing", refused.Error, StringComparison.Ordinal);
+        Assert.Contains("--accept-loss", refused.Error, StringComparison.Ordinal);
+        Assert.True(accepted.ExitCode == 0, accepted.ToString());
+        Assert.Contains("accepted the journal's loss: kept transactions up to 0, lost every transaction after 0", accepted.Output, StringComparison.Ordinal);
+        Assert.True(afterwards.ExitCode == 0, afterwards.ToString());
+        Assert.Contains("the journal is intact; nothing lost", afterwards.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Verify_of_a_directory_without_a_store_is_a_usage_error_and_creates_nothing()
+    {
+        Directory.CreateDirectory(_dataDirectory);
+
+        var run = await CommandLineRun.RunAsync("verify", _dataDirectory);
+
+        Assert.True(run.ExitCode == 2, run.ToString());
+        Assert.Contains("no store in", run.Error, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFileSystemEntries(_dataDirectory));
+    }
+
+    public void Dispose()
+    {
+        try
+        {
+            Directory.Delete(_dataDirectory, recursive: true);
+        }
+        catch (DirectoryNotFoundException)
+        {
+        }
+    }
+}
