@@ -43,6 +43,7 @@ public static class IngestHost
         app.MapDocumentEndpoints();
         app.MapDeadLetterEndpoints();
         app.MapStatsEndpoints();
+        app.MapMetricsEndpoint();
         return app;
     }
 
@@ -52,6 +53,7 @@ public static class IngestHost
         ArgumentNullException.ThrowIfNull(app);
         app.Services.GetRequiredService<DataDirectory>();
         app.Services.GetRequiredService<Ingest.Documents.DocumentStore>();
+        app.Services.GetRequiredService<StoreMetrics>();
         await app.StartAsync(cancellationToken).ConfigureAwait(false);
     }
 }
