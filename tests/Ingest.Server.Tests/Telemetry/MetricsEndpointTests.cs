@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text.RegularExpressions;
 using Ingest.Server.Telemetry;
+using Ingest.Testing;
 using static Ingest.Server.Tests.Api.ApiTestServer;
 
 namespace Ingest.Server.Tests.Telemetry;
@@ -44,7 +45,7 @@ public sealed class MetricsEndpointTests
     public async Task With_the_standard_OTEL_settings_metrics_are_also_pushed_over_OTLP()
     {
         // An OTLP/HTTP receiver of our own on loopback; only the request path matters here.
-        var port = FreeLoopbackPort();
+        var port = LocalPorts.Unused();
         using var receiver = new HttpListener();
         receiver.Prefixes.Add($"http://127.0.0.1:{port}/");
         receiver.Start();
@@ -74,12 +75,5 @@ public sealed class MetricsEndpointTests
                 return body.ToArray();
             }
         }
-    }
-
-    private static int FreeLoopbackPort()
-    {
-        using var probe = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
-        probe.Start();
-        return ((IPEndPoint)probe.LocalEndpoint).Port;
     }
 }
