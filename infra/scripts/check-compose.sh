@@ -547,18 +547,6 @@ else:
             missing = [f for f in in_context if f not in sent]
             check(rel in sent and not missing, f"project {rel}: all {len(in_context)} file(s) copied",
                   f"project {rel} (referenced by {main_proj}): not copied: {(missing or [rel])[:5]}")
-        targets_text = open(os.path.join(ctx, "Directory.Build.targets"), encoding="utf-8").read() if os.path.isfile(os.path.join(ctx, "Directory.Build.targets")) else ""
-        if "UseKafkaClient" in open(os.path.join(ctx, main_proj), encoding="utf-8").read():
-            script = "infra/scripts/librdkafka.sh"
-            check(script in sent, f"{script} is copied (the project sets UseKafkaClient)", f"{script} is not copied")
-            runs = " ".join(rest for w, rest in build_stage if w == "RUN")
-            m = re.search(r"librdkafka\.sh\s+(\S+)", runs)
-            lib_dir = m.group(1) if m else None
-            check(lib_dir is not None and f"-p:LibrdkafkaDir={lib_dir}" in publish,
-                  f"publish uses the librdkafka built into {lib_dir}",
-                  "dotnet publish does not pass -p:LibrdkafkaDir= the directory librdkafka.sh built into")
-            check("$(LibrdkafkaDir)" in targets_text, "Directory.Build.targets honours LibrdkafkaDir",
-                  "Directory.Build.targets no longer reads LibrdkafkaDir")
     entry = next((rest for w, rest in final_stage if w == "ENTRYPOINT"), "")
     entry_args = json.loads(entry) if entry.startswith("[") else entry.split()
     dll = next((a for a in entry_args if a.endswith(".dll")), None)
@@ -581,9 +569,7 @@ else:
     vols = {v for w, rest in final_stage if w == "VOLUME" for v in (json.loads(rest) if rest.startswith("[") else rest.split())}
     check(final_env.get("Ingest__DataDirectory") in vols, f"image VOLUME {sorted(vols)} holds its data directory",
           f"image data directory {final_env.get('Ingest__DataDirectory')} is not a VOLUME")
-    emulation = {"copies": copies, "publish": publish, "env": final_env, "dll": dll,
-                 "version": next((re.search(r"LIBRDKAFKA_VERSION=(\S+)", rest).group(1) for w, rest in build_stage
-                                  if w == "ARG" and "LIBRDKAFKA_VERSION=" in rest), None)}
+    emulation = {"copies": copies, "publish": publish, "env": final_env, "dll": dll}
 
 # ---------------------------------------------------------------- OpenTelemetry collector
 section("otel-collector")
@@ -862,16 +848,8 @@ if "--publish" in ARGS:
                     os.makedirs(os.path.dirname(target), exist_ok=True)
                     shutil.copy2(os.path.join(ctx, rel), target)
             ok(f"copied the build stage's COPY list into {src_dir}")
-            version = emulation["version"] or "2.15.1"
-            lib_dir = os.environ.get("INGEST_LIBRDKAFKA_DIR") or os.path.expanduser(f"~/.cache/ingest/librdkafka-{version}")
-            r = subprocess.run(["bash", os.path.join(src_dir, "infra/scripts/librdkafka.sh"), lib_dir, version],
-                               capture_output=True, text=True)
-            check(r.returncode == 0, f"librdkafka.sh (from the copied tree) provides {lib_dir}",
-                  f"librdkafka.sh failed: {r.stderr.strip()[-400:]}")
             m = re.search(r"(dotnet publish .*?)(?:&&|$)", emulation["publish"])
             cmd = m.group(1).strip()
-            lib_arg = re.search(r"-p:LibrdkafkaDir=(\S+)", cmd).group(1)
-            cmd = cmd.replace(f"-p:LibrdkafkaDir={lib_arg}", f"-p:LibrdkafkaDir={lib_dir}")
             cmd = re.sub(r"(-o\s+)/app\b", lambda mm: mm.group(1) + app_dir, cmd)
             print(f"        $ {cmd}")
             r = subprocess.run(cmd, shell=True, cwd=src_dir, capture_output=True, text=True)
@@ -880,10 +858,14 @@ if "--publish" in ARGS:
                 raise RuntimeError("publish failed")
             dll = os.path.join(app_dir, emulation["dll"])
             check(os.path.isfile(dll), f"{emulation['dll']} is published", f"{emulation['dll']} is not in the publish output")
-            so = os.path.join(app_dir, "librdkafka.so")
-            if check(os.path.isfile(so), "librdkafka.so is published next to the assemblies", "librdkafka.so is not in the publish output"):
-                ldd = subprocess.run(["ldd", so], capture_output=True, text=True).stdout
-                check("not found" not in ldd, "librdkafka.so resolves all its libraries here", f"librdkafka.so misses libraries:\n{ldd}")
+            # Confluent.Kafka falls back from librdkafka.so to the centos8 build (glibc only) on x64.
+            native = os.path.join(app_dir, "runtimes", "linux-" + {"x86_64": "x64", "aarch64": "arm64"}.get(os.uname().machine, os.uname().machine), "native")
+            candidates = [os.path.join(native, n) for n in ("librdkafka.so", "centos8-librdkafka.so") if os.path.isfile(os.path.join(native, n))]
+            if check(bool(candidates), f"librdkafka.redist's native library is published in {os.path.relpath(native, app_dir)}",
+                     f"no librdkafka in {os.path.relpath(native, app_dir)} of the publish output"):
+                loadable = [c for c in candidates if "not found" not in subprocess.run(["ldd", c], capture_output=True, text=True).stdout]
+                check(bool(loadable), f"{os.path.basename(loadable[0]) if loadable else '?'} resolves all its libraries here",
+                      f"no published librdkafka resolves its libraries: {[os.path.basename(c) for c in candidates]}")
             port = free_port()
             env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "ASPNETCORE_", "Ingest__"))}
             env.update(emulation["env"])

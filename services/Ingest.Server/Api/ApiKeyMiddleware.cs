@@ -1,11 +1,15 @@
 using System.Security.Cryptography;
 using System.Text;
 using Ingest.Server.Hosting;
+using Ingest.Server.Telemetry;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Server.Api;
 
-/// <summary>When an API key is configured, every request but <c>/alive</c> must carry it in <c>X-Api-Key</c>.</summary>
+/// <summary>
+/// When an API key is configured, every request but <c>/alive</c> and <c>/metrics</c> must carry it in
+/// <c>X-Api-Key</c>. Probes and Prometheus scrapes send no custom headers; neither path reveals documents.
+/// </summary>
 public sealed class ApiKeyMiddleware
 {
     public const string HeaderName = "X-Api-Key";
@@ -24,7 +28,7 @@ public sealed class ApiKeyMiddleware
     public Task InvokeAsync(HttpContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (_key is null || context.Request.Path.Equals("/alive", StringComparison.Ordinal))
+        if (_key is null || IsOpenPath(context.Request.Path))
         {
             return _next(context);
         }
@@ -40,4 +44,7 @@ public sealed class ApiKeyMiddleware
             detail: $"This server requires its API key in the {HeaderName} header.",
             statusCode: StatusCodes.Status401Unauthorized).ExecuteAsync(context);
     }
+
+    private static bool IsOpenPath(PathString path) =>
+        path.Equals("/alive", StringComparison.Ordinal) || path.Equals(TelemetryServiceCollectionExtensions.MetricsPath, StringComparison.Ordinal);
 }

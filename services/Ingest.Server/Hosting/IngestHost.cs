@@ -56,6 +56,7 @@ public static class IngestHost
         app.MapDeadLetterEndpoints();
         app.MapStatsEndpoints();
         app.MapAdminEndpoints();
+        app.MapMetricsEndpoint();
         return app;
     }
 
@@ -76,6 +77,7 @@ public static class IngestHost
         ArgumentNullException.ThrowIfNull(app);
         app.Services.GetRequiredService<DataDirectory>();
         app.Services.GetRequiredService<Ingest.Documents.DocumentStore>();
+        app.Services.GetRequiredService<StoreMetrics>();
         await app.StartAsync(cancellationToken).ConfigureAwait(false);
     }
 }

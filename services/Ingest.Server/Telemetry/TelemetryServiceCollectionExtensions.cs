@@ -1,4 +1,3 @@
-using OpenTelemetry;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
@@ -6,50 +5,57 @@ using OpenTelemetry.Trace;
 namespace Ingest.Server.Telemetry;
 
 /// <summary>
-/// Exports traces and metrics over OTLP when <c>OTEL_EXPORTER_OTLP_ENDPOINT</c> is set.
-/// OpenTelemetry.Extensions.Hosting is not served by the registry here, so the SDK providers are
-/// built directly and owned by the container, which disposes (and so flushes) them on shutdown.
+/// OpenTelemetry through the host (<c>AddOpenTelemetry()</c>): metrics are always collected and served
+/// for Prometheus at <see cref="MetricsPath"/>; traces and metrics also go out over OTLP when
+/// <c>OTEL_EXPORTER_OTLP_ENDPOINT</c> is set, and the exporter reads the other standard
+/// <c>OTEL_*</c> variables (protocol, headers, timeouts, <c>OTEL_METRIC_EXPORT_INTERVAL</c>) itself.
 /// </summary>
 public static class TelemetryServiceCollectionExtensions
 {
     public const string OtlpEndpointVariable = "OTEL_EXPORTER_OTLP_ENDPOINT";
+    public const string ServiceNameVariable = "OTEL_SERVICE_NAME";
+    public const string MetricsPath = "/metrics";
+    public const string DefaultServiceName = "ingest";
 
     public static IServiceCollection AddIngestTelemetry(this IServiceCollection services, IConfiguration configuration)
     {
         ArgumentNullException.ThrowIfNull(configuration);
-        if (string.IsNullOrWhiteSpace(configuration[OtlpEndpointVariable]))
+        var exportOtlp = !string.IsNullOrWhiteSpace(configuration[OtlpEndpointVariable]);
+        var telemetry = services.AddOpenTelemetry()
+            .ConfigureResource(resource => resource.AddService(configuration[ServiceNameVariable] ?? DefaultServiceName))
+            .WithMetrics(metrics =>
+            {
+                metrics.AddMeter(IngestTelemetry.Name)
+                    .AddAspNetCoreInstrumentation()
+                    .AddRuntimeInstrumentation()
+                    .AddPrometheusExporter();
+                if (exportOtlp)
+                {
+                    metrics.AddOtlpExporter();
+                }
+            });
+
+        // Spans are only recorded when something receives them.
+        if (exportOtlp)
         {
-            return services;
+            telemetry.WithTracing(tracing => tracing
+                .AddSource(IngestTelemetry.Name)
+                // Health probes and scrapes arrive every few seconds and say nothing about the work.
+                .AddAspNetCoreInstrumentation(options => options.Filter = static context => !IsProbe(context.Request.Path))
+                .AddOtlpExporter());
         }
 
-        var serviceName = configuration["OTEL_SERVICE_NAME"] ?? "ingest";
-        var resource = ResourceBuilder.CreateDefault().AddService(serviceName);
-        services.AddSingleton(_ => Sdk.CreateTracerProviderBuilder()
-            .SetResourceBuilder(resource)
-            .AddSource(IngestTelemetry.Name, "Microsoft.AspNetCore")
-            .AddOtlpExporter()
-            .Build());
-        services.AddSingleton(_ => Sdk.CreateMeterProviderBuilder()
-            .SetResourceBuilder(resource)
-            // ASP.NET Core and the runtime publish their own meters since .NET 8/9, which stands in
-            // for the instrumentation packages the registry lacks.
-            .AddMeter(IngestTelemetry.Name, "Microsoft.AspNetCore.Hosting", "Microsoft.AspNetCore.Server.Kestrel", "System.Runtime")
-            .AddOtlpExporter()
-            .Build());
-        services.AddHostedService<TelemetryStarter>();
+        services.AddSingleton<StoreMetrics>();
         return services;
     }
 
-    /// <summary>Resolves the providers at start-up so they listen from the first request on.</summary>
-    private sealed class TelemetryStarter(TracerProvider tracer, MeterProvider meter) : IHostedService
+    /// <summary>Maps the Prometheus scrape endpoint (text exposition format) at <see cref="MetricsPath"/>.</summary>
+    public static IEndpointRouteBuilder MapMetricsEndpoint(this IEndpointRouteBuilder endpoints)
     {
-        public Task StartAsync(CancellationToken cancellationToken)
-        {
-            GC.KeepAlive(tracer);
-            GC.KeepAlive(meter);
-            return Task.CompletedTask;
-        }
-
-        public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
+        endpoints.MapPrometheusScrapingEndpoint(MetricsPath);
+        return endpoints;
     }
+
+    private static bool IsProbe(PathString path) =>
+        path.Equals(MetricsPath, StringComparison.Ordinal) || path.Equals("/alive", StringComparison.Ordinal) || path.Equals("/health", StringComparison.Ordinal);
 }

@@ -1,5 +1,9 @@
 using Confluent.Kafka;
+using DotNet.Testcontainers.Configurations;
+using DotNet.Testcontainers.Containers;
 using RabbitMQ.Client;
+using Testcontainers.Kafka;
+using Testcontainers.RabbitMq;
 using Xunit;
 
 namespace Ingest.Testing.Brokers;
@@ -10,7 +14,8 @@ namespace Ingest.Testing.Brokers;
 /// <list type="number">
 /// <item>an address from the environment (<see cref="KafkaVariable"/>, <see cref="RabbitMqVariable"/>),
 /// as exported by <c>infra/scripts/brokers.sh up</c> and set by <c>.ci/run</c>;</item>
-/// <item>a container started on a Docker engine, when one answers;</item>
+/// <item>a Testcontainers container, when a Docker engine answers; started once and used by every
+/// test of the run, then removed (Testcontainers' reaper removes it too if the run dies);</item>
 /// <item>otherwise the test fails with a message that says how to provide a broker. Never a skip.</item>
 /// </list>
 /// </summary>
@@ -22,15 +27,31 @@ public sealed class BrokerFixture : IAsyncLifetime
     public const string KafkaImage = "apache/kafka:4.1.0";
     public const string RabbitMqImage = "rabbitmq:3.13";
 
+    private const string NoDockerEngine =
+        "no Docker engine answers (Testcontainers looked at DOCKER_HOST, ~/.testcontainers.properties and /var/run/docker.sock)";
+
     private static readonly TimeSpan ReadyTimeout = TimeSpan.FromSeconds(90);
 
+    private readonly Func<string, string?> _readVariable;
+    private readonly Lazy<IDockerEndpointAuthenticationConfiguration?> _dockerEndpoint;
     private readonly Lazy<Task<KafkaBroker>> _kafka;
     private readonly Lazy<Task<RabbitMqBroker>> _rabbitMq;
-    private readonly List<DockerContainer> _containers = [];
-    private readonly Lazy<Task<(bool Available, string Reason)>> _docker = new(DockerContainer.ProbeEngineAsync);
+    private readonly List<IContainer> _containers = [];
 
     public BrokerFixture()
+        : this(Environment.GetEnvironmentVariable, static () => TestcontainersSettings.OS.DockerEndpointAuthConfig)
     {
+    }
+
+    /// <param name="readVariable">Reads an environment variable.</param>
+    /// <param name="findDockerEndpoint">
+    /// The Docker engine to start containers on, or null when none answers. Asked only when a
+    /// variable is missing: Testcontainers' discovery pings every candidate endpoint.
+    /// </param>
+    internal BrokerFixture(Func<string, string?> readVariable, Func<IDockerEndpointAuthenticationConfiguration?> findDockerEndpoint)
+    {
+        _readVariable = readVariable;
+        _dockerEndpoint = new Lazy<IDockerEndpointAuthenticationConfiguration?>(findDockerEndpoint);
         _kafka = new Lazy<Task<KafkaBroker>>(ResolveKafkaAsync);
         _rabbitMq = new Lazy<Task<RabbitMqBroker>>(ResolveRabbitMqAsync);
     }
@@ -51,7 +72,7 @@ public sealed class BrokerFixture : IAsyncLifetime
 
     private async Task<KafkaBroker> ResolveKafkaAsync()
     {
-        var fromEnvironment = Environment.GetEnvironmentVariable(KafkaVariable);
+        var fromEnvironment = _readVariable(KafkaVariable);
         if (!string.IsNullOrWhiteSpace(fromEnvironment))
         {
             var broker = new KafkaBroker(fromEnvironment.Trim(), $"{KafkaVariable}={fromEnvironment}");
@@ -59,39 +80,23 @@ public sealed class BrokerFixture : IAsyncLifetime
             return broker;
         }
 
-        var (dockerAvailable, reason) = await _docker.Value.ConfigureAwait(false);
-        if (!dockerAvailable)
-        {
-            throw new BrokerUnavailableException(
-                $"No Kafka broker for the integration tests: {KafkaVariable} is not set and no Docker engine answers ({reason}). " +
-                $"Either export {KafkaVariable}=HOST:PORT of a running broker (`KAFKA_HOME=/path/to/kafka eval \"$(infra/scripts/brokers.sh up)\"` " +
-                $"starts one on loopback), or run the tests where a Docker engine is available so they can start {KafkaImage}.");
-        }
+        var docker = _dockerEndpoint.Value ?? throw new BrokerUnavailableException(
+            $"No Kafka broker for the integration tests: {KafkaVariable} is not set and {NoDockerEngine}. " +
+            $"Either export {KafkaVariable}=HOST:PORT of a running broker (`KAFKA_HOME=/path/to/kafka eval \"$(infra/scripts/brokers.sh up)\"` " +
+            $"starts one on loopback), or run the tests where a Docker engine is available so they can start {KafkaImage}.");
 
-        var port = DockerContainer.FreeLoopbackPort();
-        var container = await StartContainerAsync(KafkaImage,
-        [
-            "--publish", $"127.0.0.1:{port}:{port}",
-            "--env", "KAFKA_NODE_ID=1",
-            "--env", "KAFKA_PROCESS_ROLES=broker,controller",
-            "--env", $"KAFKA_LISTENERS=PLAINTEXT://0.0.0.0:{port},CONTROLLER://localhost:9093",
-            "--env", $"KAFKA_ADVERTISED_LISTENERS=PLAINTEXT://127.0.0.1:{port}",
-            "--env", "KAFKA_CONTROLLER_LISTENER_NAMES=CONTROLLER",
-            "--env", "KAFKA_LISTENER_SECURITY_PROTOCOL_MAP=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
-            "--env", "KAFKA_CONTROLLER_QUORUM_VOTERS=1@localhost:9093",
-            "--env", "KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR=1",
-            "--env", "KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR=1",
-            "--env", "KAFKA_TRANSACTION_STATE_LOG_MIN_ISR=1",
-            "--env", "KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS=0",
-        ]).ConfigureAwait(false);
-        var started = new KafkaBroker($"127.0.0.1:{port}", $"container {container.Id[..12]} ({KafkaImage})");
+        var container = new KafkaBuilder(KafkaImage).WithDockerEndpoint(docker).Build();
+        await StartAsync(container).ConfigureAwait(false);
+        // Testcontainers gives a URI (PLAINTEXT://host:port/); the clients and our tools take host:port.
+        var address = new Uri(container.GetBootstrapAddress());
+        var started = new KafkaBroker($"{address.Host}:{address.Port}", $"container {container.Id[..12]} ({KafkaImage})");
         await WaitForKafkaAsync(started).ConfigureAwait(false);
         return started;
     }
 
     private async Task<RabbitMqBroker> ResolveRabbitMqAsync()
     {
-        var fromEnvironment = Environment.GetEnvironmentVariable(RabbitMqVariable);
+        var fromEnvironment = _readVariable(RabbitMqVariable);
         if (!string.IsNullOrWhiteSpace(fromEnvironment))
         {
             if (!Uri.TryCreate(fromEnvironment.Trim(), UriKind.Absolute, out var uri) || (uri.Scheme != "amqp" && uri.Scheme != "amqps"))
@@ -104,31 +109,26 @@ public sealed class BrokerFixture : IAsyncLifetime
             return broker;
         }
 
-        var (dockerAvailable, reason) = await _docker.Value.ConfigureAwait(false);
-        if (!dockerAvailable)
-        {
-            throw new BrokerUnavailableException(
-                $"No RabbitMQ broker for the integration tests: {RabbitMqVariable} is not set and no Docker engine answers ({reason}). " +
-                $"Either export {RabbitMqVariable}=amqp://USER:PASSWORD@HOST:PORT/ of a running broker (`eval \"$(infra/scripts/brokers.sh up)\"` " +
-                $"installs and starts Debian's rabbitmq-server on loopback), or run the tests where a Docker engine is available so they can start {RabbitMqImage}.");
-        }
+        var docker = _dockerEndpoint.Value ?? throw new BrokerUnavailableException(
+            $"No RabbitMQ broker for the integration tests: {RabbitMqVariable} is not set and {NoDockerEngine}. " +
+            $"Either export {RabbitMqVariable}=amqp://USER:PASSWORD@HOST:PORT/ of a running broker (`eval \"$(infra/scripts/brokers.sh up)\"` " +
+            $"installs and starts Debian's rabbitmq-server on loopback), or run the tests where a Docker engine is available so they can start {RabbitMqImage}.");
 
-        var port = DockerContainer.FreeLoopbackPort();
-        var container = await StartContainerAsync(RabbitMqImage, ["--publish", $"127.0.0.1:{port}:5672"]).ConfigureAwait(false);
-        var started = new RabbitMqBroker(new Uri($"amqp://guest:guest@127.0.0.1:{port}/"), $"container {container.Id[..12]} ({RabbitMqImage})");
+        var container = new RabbitMqBuilder(RabbitMqImage).WithDockerEndpoint(docker).Build();
+        await StartAsync(container).ConfigureAwait(false);
+        var started = new RabbitMqBroker(new Uri(container.GetConnectionString()), $"container {container.Id[..12]} ({RabbitMqImage})");
         await WaitForRabbitMqAsync(started).ConfigureAwait(false);
         return started;
     }
 
-    private async Task<DockerContainer> StartContainerAsync(string image, IReadOnlyList<string> arguments)
+    private async Task StartAsync(IContainer container)
     {
-        var container = await DockerContainer.StartAsync(image, arguments).ConfigureAwait(false);
         lock (_containers)
         {
             _containers.Add(container);
         }
 
-        return container;
+        await container.StartAsync().ConfigureAwait(false);
     }
 
     private static async Task WaitForKafkaAsync(KafkaBroker broker)

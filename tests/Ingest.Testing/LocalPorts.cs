@@ -1,10 +1,10 @@
 using System.Net;
 using System.Net.Sockets;
 
-namespace Ingest.Cli.Tests.Support;
+namespace Ingest.Testing;
 
 /// <summary>Loopback ports for tests that need a server, or the certain absence of one.</summary>
-internal static class LocalPorts
+public static class LocalPorts
 {
     /// <summary>A port nothing listens on (it was free a moment ago), so connecting is refused at once.</summary>
     public static int Unused()
