@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using Confluent.Kafka;
-using Ingest.Contracts.DeadLetters;
 using Ingest.Contracts.Mapping;
 using Ingest.Contracts.Messages;
 using Ingest.Documents;
@@ -295,26 +294,30 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         var headers = message.Headers is { Count: > 0 } present ? present : null;
         _headers.Headers = headers;
         var incoming = IncomingMessage.FromKafka(topic, key, key is not null, value, value is null, headers is null ? null : _headers);
-        var mapped = MessageMapper.Map(incoming, Rules);
-        IngestItem item;
-        if (mapped.IsDeadLetter)
+
+        // Confluent allocates a fresh array per record: a put keeps it, no copy.
+        var item = IngestItemMapper.Map(incoming, Rules, _headers, value, new ItemPosition(state.Origin, partition, offset, epoch));
+        if (item.Kind == IngestItemKind.DeadLetter)
         {
-            var envelope = DeadLetterEnvelope.Encode(topic, key, key is not null, null, KafkaHeadersView.ToList(headers), value, value is null);
-            item = new IngestItem(IngestItemKind.DeadLetter, null, null, envelope, mapped.DeadLetterMessage, state.Origin, partition, offset, epoch);
-            LogDeadLetter(_logger, Name, topic, partition, offset, mapped.DeadLetterMessage);
-        }
-        else if (mapped.Operation == IngestOperation.Delete)
-        {
-            item = new IngestItem(IngestItemKind.Delete, mapped.Id, mapped.Collection, default, null, state.Origin, partition, offset, epoch);
-        }
-        else
-        {
-            // Confluent allocates a fresh array per record: the item may keep it, no copy.
-            ReadOnlyMemory<byte> payload = value is not null && mapped.Body.Length == value.Length ? value : mapped.Body.ToArray();
-            item = new IngestItem(IngestItemKind.Put, mapped.Id, mapped.Collection, payload, null, state.Origin, partition, offset, epoch);
+            LogDeadLetter(_logger, Name, topic, partition, offset, item.DeadLetterReason!);
         }
 
         _headers.Headers = null;
+        try
+        {
+            AddToWriter(consumer, item);
+        }
+        catch
+        {
+            // Not handed over: read it again rather than let a later offset become durable past it.
+            item.ReturnRented();
+            consumer.Seek(result.TopicPartitionOffset);
+            throw;
+        }
+    }
+
+    private void AddToWriter(IConsumer<byte[]?, byte[]?> consumer, IngestItem item)
+    {
         var pending = _writer.AddAsync(item, _abandon.Token);
         if (!pending.IsCompletedSuccessfully)
         {

@@ -1,5 +1,3 @@
-using System.Buffers;
-using Ingest.Contracts.DeadLetters;
 using Ingest.Contracts.Mapping;
 using Ingest.Contracts.Messages;
 using Ingest.Documents;
@@ -381,18 +379,7 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
             }
 
             Interlocked.Increment(ref _consumed);
-            IngestItem item;
-            try
-            {
-                item = ToItem(queueIndex, delivery, Volatile.Read(ref _generation));
-            }
-            catch (Exception ex) when (ex is ArgumentException or InvalidOperationException)
-            {
-                LogMappingFailed(_logger, Name, _queues[queueIndex], ex);
-                await RequeueAsync(channel, delivery.DeliveryTag).ConfigureAwait(false);
-                return;
-            }
-
+            var item = ToItem(queueIndex, delivery, Volatile.Read(ref _generation));
             try
             {
                 var pending = _writer.AddAsync(item, _abortAdds.Token);
@@ -414,10 +401,7 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
             catch (Exception ex) when (ex is OperationCanceledException or InvalidOperationException or ObjectDisposedException)
             {
                 // Not added, so it must not be covered by a later multiple ack: hand it back now.
-                if (item.Rented is { } rented)
-                {
-                    ArrayPool<byte>.Shared.Return(rented);
-                }
+                item.ReturnRented();
 
                 await RequeueAsync(channel, delivery.DeliveryTag).ConfigureAwait(false);
             }
@@ -430,31 +414,17 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
 
     private IngestItem ToItem(int queueIndex, BasicDeliverEventArgs delivery, int generation)
     {
-        var queue = _queues[queueIndex];
         var properties = delivery.BasicProperties;
         var headers = properties.Headers is { } table ? new DictionaryMessageHeaders(table) : null;
-        var body = delivery.Body.Span;
-        var message = IncomingMessage.FromAmqp(queue, properties.MessageId, body, headers);
-        var result = MessageMapper.Map(message, Rules);
-        var tag = (long)delivery.DeliveryTag;
-        if (result.IsDeadLetter)
+        var message = IncomingMessage.FromAmqp(_queues[queueIndex], properties.MessageId, delivery.Body.Span, headers);
+        var position = new ItemPosition(_origins[queueIndex], 0, (long)delivery.DeliveryTag, generation);
+        var item = IngestItemMapper.Map(message, Rules, new AmqpEnvelopeHeaders(properties.Headers), ownedBody: default, position);
+        if (item.Kind == IngestItemKind.DeadLetter)
         {
-            var envelope = DeadLetterEnvelope.Encode(
-                queue, default, hasKey: false, properties.MessageId, AmqpHeaderValues.ToEnvelopeHeaders(properties.Headers), body, isTombstone: false);
-            return new IngestItem(IngestItemKind.DeadLetter, null, null, envelope, result.DeadLetterMessage, _origins[queueIndex], 0, tag, generation);
+            LogDeadLetter(_logger, Name, _queues[queueIndex], item.DeadLetterReason!);
         }
 
-        if (result.Operation == IngestOperation.Delete)
-        {
-            return new IngestItem(IngestItemKind.Delete, result.Id, result.Collection, default, null, _origins[queueIndex], 0, tag, generation);
-        }
-
-        // The client's body memory is only valid during this handler; the batch outlives it.
-        var document = result.Body;
-        var rented = ArrayPool<byte>.Shared.Rent(document.Length);
-        document.CopyTo(rented);
-        return new IngestItem(
-            IngestItemKind.Put, result.Id, result.Collection, rented.AsMemory(0, document.Length), null, _origins[queueIndex], 0, tag, generation, rented);
+        return item;
     }
 
     private async Task RequeueAsync(IChannel? channel, ulong deliveryTag)
@@ -708,8 +678,8 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
     [LoggerMessage(Level = LogLevel.Warning, Message = "Source '{Source}': an acknowledgement could not be sent ({Reason}); the broker will redeliver")]
     private static partial void LogAckLost(ILogger logger, string source, string reason);
 
-    [LoggerMessage(Level = LogLevel.Error, Message = "Source '{Source}': a message from queue '{Queue}' could not be mapped; it is requeued")]
-    private static partial void LogMappingFailed(ILogger logger, string source, string queue, Exception exception);
+    [LoggerMessage(Level = LogLevel.Debug, Message = "Source '{Source}': a message from queue '{Queue}' is a dead letter: {Reason}")]
+    private static partial void LogDeadLetter(ILogger logger, string source, string queue, string reason);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Source '{Source}': cancelling consumer {Tag} failed: {Reason}")]
     private static partial void LogCancelFailed(ILogger logger, string source, string tag, string reason);
