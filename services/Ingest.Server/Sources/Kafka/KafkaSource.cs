@@ -22,6 +22,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private static readonly TimeSpan DisposeTimeout = TimeSpan.FromSeconds(15);
     private static readonly TimeSpan CommitInterval = TimeSpan.FromMilliseconds(250);
     private static readonly TimeSpan WatermarkInterval = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan StatisticsInterval = TimeSpan.FromSeconds(1);
 
     private readonly KafkaSourceOptions _options;
     private readonly DocumentStore _store;
@@ -47,8 +48,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private long _consumed;
     private int _assignedCount;
     private volatile bool _paused;
-    private volatile bool _contacted;
-    private volatile string? _error;
+    private readonly KafkaConnectionStatus _connection = new();
     private int _disposed;
 
     public KafkaSource(string name, KafkaSourceOptions options, DocumentStore store, BatchingOptions batching, ILoggerFactory loggers, TimeProvider time)
@@ -125,8 +125,8 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         }
 
         partitions.Sort(static (a, b) => a.Name == b.Name ? a.Partition.CompareTo(b.Partition) : string.CompareOrdinal(a.Name, b.Name));
-        var error = _error ?? _writer.LastError;
-        var connected = _error is null && (Volatile.Read(ref _assignedCount) > 0 || _contacted);
+        var error = _connection.Error ?? _writer.LastError;
+        var connected = _connection.IsConnected(hasAssignment: Volatile.Read(ref _assignedCount) > 0);
         return new SourceStatus(
             Name, Kind, connected, error, Interlocked.Read(ref _consumed), _writer.Written, _writer.DeadLetters, _paused, partitions, _writer.Statistics);
     }
@@ -191,6 +191,10 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         }
 
         config.BootstrapServers = _options.BootstrapServers;
+
+        // The source's connection status follows the brokers' states in these statistics, so it
+        // recovers on an idle topic too, not only when a message arrives.
+        config.StatisticsIntervalMs = (int)StatisticsInterval.TotalMilliseconds;
         config.GroupId = _options.GroupId;
         // Offsets are stored by hand, and only once their batch is durable (see Commit); the
         // background committer then sends exactly those, never a merely consumed offset.
@@ -203,6 +207,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             .SetPartitionsRevokedHandler(OnRevoked)
             .SetPartitionsLostHandler(OnLost)
             .SetErrorHandler(OnError)
+            .SetStatisticsHandler((_, json) => _connection.RecordStatistics(json))
             .SetLogHandler(OnLog)
             .Build();
     }
@@ -228,12 +233,12 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
                 catch (ConsumeException ex)
                 {
                     // Broken records or broker trouble: librdkafka keeps reconnecting, so do we.
-                    _error = ex.Error.Reason;
+                    _connection.RecordConsumeError(ex.Error.Reason);
                     LogConsumeFailed(_logger, Name, ex.Error.Reason, ex);
                 }
                 catch (KafkaException ex)
                 {
-                    _error = ex.Error.Reason;
+                    _connection.RecordConsumeError(ex.Error.Reason);
                     LogConsumeFailed(_logger, Name, ex.Error.Reason, ex);
                 }
                 catch (OperationCanceledException) when (_abandon.IsCancellationRequested)
@@ -244,7 +249,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
                 {
                     // E.g. the store failing a position read in a rebalance callback: keep the
                     // group membership alive and try again rather than go quiet.
-                    _error = ex.Message;
+                    _connection.RecordConsumeError(ex.Message);
                     LogConsumeFailed(_logger, Name, ex.Message, ex);
                     _stopping.Token.WaitHandle.WaitOne(TimeSpan.FromSeconds(1));
                 }
@@ -261,7 +266,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         catch (Exception ex)
         {
             LogLoopFailed(_logger, Name, ex);
-            _error = ex.Message;
+            _connection.RecordConsumeError(ex.Message);
         }
         finally
         {
@@ -281,8 +286,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private void Handle(IConsumer<byte[]?, byte[]?> consumer, ConsumeResult<byte[]?, byte[]?> result)
     {
         Interlocked.Increment(ref _consumed);
-        _contacted = true;
-        _error = null;
+        _connection.RecordContact();
         var message = result.Message;
         var topic = result.Topic;
         var partition = result.Partition.Value;
@@ -375,7 +379,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
                 }
                 catch (ConsumeException ex)
                 {
-                    _error = ex.Error.Reason;
+                    _connection.RecordConsumeError(ex.Error.Reason);
                     LogConsumeFailed(_logger, Name, ex.Error.Reason, ex);
                 }
             }
@@ -518,8 +522,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
         Interlocked.Add(ref _assignedCount, assigned.Count);
         _assignmentVersion++;
-        _contacted = true;
-        _error = null;
+        _connection.RecordContact();
         LogAssigned(_logger, Name, Describe(offsets));
         return offsets;
     }
@@ -564,7 +567,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
     private void OnError(IConsumer<byte[]?, byte[]?> consumer, Error error)
     {
-        _error = error.Reason;
+        _connection.RecordClientError(error.Reason);
         LogClientError(_logger, Name, error.Code, error.Reason, error.IsFatal);
     }
 

@@ -162,7 +162,7 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
         return new SourceStatus(
             Name,
             Kind,
-            _connected,
+            IsConnected(),
             _error ?? _writer.LastError,
             Volatile.Read(ref _consumed),
             _writer.Written,
@@ -171,6 +171,9 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
             partitions,
             _writer.Statistics);
     }
+
+    // The flag follows the client's shutdown and recovery events; the channel's own state catches what they miss.
+    private bool IsConnected() => _connected && _channel is { IsOpen: true } && _connection is { IsOpen: true };
 
     public override async ValueTask DisposeAsync()
     {
