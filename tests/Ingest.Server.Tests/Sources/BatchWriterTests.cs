@@ -75,6 +75,24 @@ public sealed class BatchWriterTests : IDisposable
     }
 
     [Fact]
+    public async Task A_writer_whose_store_failed_for_good_disposes_without_throwing_and_refuses_more_items()
+    {
+        using var failing = new TempDocumentStore();
+        var source = new RecordingAcknowledger(failing.Store);
+        var writer = new BatchWriter("test", failing.Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
+        failing.Store.Dispose();
+
+        await writer.AddAsync(Put("a", 0));
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => writer.DrainAsync());
+        Assert.True(writer.IsStopped);
+
+        await writer.DisposeAsync();
+
+        await Assert.ThrowsAsync<InvalidOperationException>(() => writer.AddAsync(Put("b", 1)).AsTask());
+        Assert.Empty(source.Acknowledged);
+    }
+
+    [Fact]
     public async Task Complete_writes_what_is_queued_and_then_refuses_more()
     {
         var source = new RecordingAcknowledger(Store);

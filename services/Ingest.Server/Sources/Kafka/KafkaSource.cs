@@ -143,6 +143,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         await _abandon.CancelAsync().ConfigureAwait(false);
         await _drainCancel.CancelAsync().ConfigureAwait(false);
         await _stopping.CancelAsync().ConfigureAwait(false);
+        var threadFinished = true;
         if (_thread is not null)
         {
             try
@@ -153,14 +154,20 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             {
                 // The consume thread is a background thread stuck in the client library; leave
                 // it rather than hang the caller. Nothing more is acknowledged either way.
+                threadFinished = false;
                 LogGaveUpWaiting(_logger, Name);
             }
         }
 
         await _writer.DisposeAsync().ConfigureAwait(false);
-        _stopping.Dispose();
-        _abandon.Dispose();
-        _drainCancel.Dispose();
+        if (threadFinished)
+        {
+            // A thread left behind still reads these (their tokens, their wait handles): they stay
+            // undisposed for it, and are collected with it.
+            _stopping.Dispose();
+            _abandon.Dispose();
+            _drainCancel.Dispose();
+        }
     }
 
     bool IBatchAcknowledger.IsCurrent(in IngestItem item) => _partitions.IsCurrent(item);

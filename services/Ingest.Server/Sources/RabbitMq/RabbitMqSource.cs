@@ -53,9 +53,10 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
     private volatile bool _connected;
     private volatile bool _stopping;
     private volatile string? _error;
-    private bool _started;
-    private bool _stopped;
-    private bool _disposed;
+    // 0 or 1, set once with Interlocked: Start, Stop and Dispose may race (host shutdown during start-up).
+    private int _started;
+    private int _stopped;
+    private int _disposed;
 
     public RabbitMqSource(
         string name, RabbitMqSourceOptions options, DocumentStore store, BatchingOptions batching, ILoggerFactory loggers, TimeProvider time)
@@ -96,13 +97,12 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
 
     public override async Task StartAsync(CancellationToken cancellationToken)
     {
-        ObjectDisposedException.ThrowIf(_disposed, this);
-        if (_started)
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+        if (Interlocked.Exchange(ref _started, 1) != 0)
         {
             throw new InvalidOperationException($"Source '{Name}' was already started.");
         }
 
-        _started = true;
         var firstAttempt = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         _connectLoop = Task.Run(() => RunConnectionAsync(firstAttempt, _loops.Token), CancellationToken.None);
         _lagLoop = Task.Run(() => RunLagAsync(_loops.Token), CancellationToken.None);
@@ -114,12 +114,11 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
 
     public override async Task StopAsync(CancellationToken cancellationToken)
     {
-        if (_stopped || _disposed)
+        if (Volatile.Read(ref _disposed) != 0 || Interlocked.Exchange(ref _stopped, 1) != 0)
         {
             return;
         }
 
-        _stopped = true;
         _stopping = true;
         using var abort = cancellationToken.Register(static state => ((CancellationTokenSource)state!).Cancel(), _abortAdds);
         await StopLoopsAsync().ConfigureAwait(false);
@@ -177,20 +176,30 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
 
     public override async ValueTask DisposeAsync()
     {
-        if (_disposed)
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
         {
             return;
         }
 
-        _disposed = true;
         _stopping = true;
         await _abortAdds.CancelAsync().ConfigureAwait(false);
         await StopLoopsAsync().ConfigureAwait(false);
         await CloseSessionAsync().ConfigureAwait(false);
         await _writer.DisposeAsync().ConfigureAwait(false);
         _loops.Dispose();
-        _abortAdds.Dispose();
-        _handlerGate.Dispose();
+
+        // A delivery handler may still be finishing (its add was aborted above); it reads
+        // _abortAdds and releases the gate. Dispose both only once it is out, and the session
+        // being closed, none can follow. If it does not come out, leave them undisposed.
+        if (await _handlerGate.WaitAsync(CloseTimeout).ConfigureAwait(false))
+        {
+            _handlerGate.Dispose();
+            _abortAdds.Dispose();
+        }
+        else
+        {
+            LogHandlerStuck(_logger, Name);
+        }
     }
 
     /// <inheritdoc/>
@@ -680,6 +689,9 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Source '{Source}': an acknowledgement could not be sent ({Reason}); the broker will redeliver")]
     private static partial void LogAckLost(ILogger logger, string source, string reason);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Source '{Source}': a delivery handler did not finish while disposing; it is left to finish on its own")]
+    private static partial void LogHandlerStuck(ILogger logger, string source);
 
     [LoggerMessage(Level = LogLevel.Debug, Message = "Source '{Source}': a message from queue '{Queue}' is a dead letter: {Reason}")]
     private static partial void LogDeadLetter(ILogger logger, string source, string queue, string reason);
