@@ -84,7 +84,7 @@ public sealed class BatchWriterTests : IDisposable
 
         await writer.AddAsync(Put("a", 0));
         await Assert.ThrowsAsync<ObjectDisposedException>(() => writer.DrainAsync());
-        Assert.True(writer.IsStopped);
+        Assert.True(SpinWait.SpinUntil(() => writer.IsStopped, TimeSpan.FromSeconds(30)), "the writer's loop stopped");
 
         await writer.DisposeAsync();
 

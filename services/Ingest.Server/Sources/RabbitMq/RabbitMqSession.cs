@@ -29,10 +29,8 @@ internal sealed partial class RabbitMqSession
     private IChannel? _channel;
     private string[] _consumerTags = [];
     private TaskCompletionSource _broken = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private int _generation;
-    private volatile bool _connected;
+    private readonly RabbitMqConnectionState _state;
     private volatile bool _stopping;
-    private volatile string? _error;
 
     /// <param name="source">The source's name.</param>
     /// <param name="options">Where to connect.</param>
@@ -52,10 +50,11 @@ internal sealed partial class RabbitMqSession
         _time = time;
         _onDelivery = onDelivery;
         _logger = logger;
+        _state = new RabbitMqConnectionState(source, logger);
     }
 
     /// <summary>The current channel generation; items stamped with an older one are stale.</summary>
-    public int Generation => Volatile.Read(ref _generation);
+    public int Generation => _state.Generation;
 
     /// <summary>The consuming channel, while there is one.</summary>
     public IChannel? Channel => Volatile.Read(ref _channel);
@@ -67,10 +66,10 @@ internal sealed partial class RabbitMqSession
     /// Connected: the flag follows the client's shutdown and recovery events, and the channel's
     /// and connection's own state catch what they miss.
     /// </summary>
-    public bool IsConnected => _connected && Channel is { IsOpen: true } && Connection is { IsOpen: true };
+    public bool IsConnected => _state.IsUp && Channel is { IsOpen: true } && Connection is { IsOpen: true };
 
     /// <summary>The connection's problem; null while connected.</summary>
-    public string? Error => _error;
+    public string? Error => _state.Error;
 
     /// <summary>Whether the source is stopping: deliveries are handed back, channel closes expected.</summary>
     public bool IsStopping => _stopping;
@@ -92,7 +91,7 @@ internal sealed partial class RabbitMqSession
 
                 // The channel was closed by the broker while the connection stayed up (which
                 // automatic recovery does not repair): start over with a new connection.
-                Interlocked.Increment(ref _generation);
+                _state.NextGeneration();
                 await CloseAsync().ConfigureAwait(false);
             }
             catch (OperationCanceledException) when (stop.IsCancellationRequested)
@@ -101,10 +100,9 @@ internal sealed partial class RabbitMqSession
             }
             catch (Exception ex)
             {
-                _connected = false;
-                _error = Describe(ex);
-                LogConnectFailed(_logger, _source, RabbitMqSourceOptions.Redact(_options.Uri!), delay, _error);
-                Interlocked.Increment(ref _generation);
+                var error = Describe(ex);
+                _state.RecordConnectFailed(error);
+                LogConnectFailed(_logger, _source, RabbitMqSourceOptions.Redact(_options.Uri!), delay, error);
                 await CloseAsync().ConfigureAwait(false);
                 firstAttempt.TrySetResult();
                 try
@@ -168,7 +166,7 @@ internal sealed partial class RabbitMqSession
             }
         }
 
-        var generation = Interlocked.Increment(ref _generation);
+        var generation = _state.NextGeneration();
         var tags = new string[_queues.Length];
         for (var i = 0; i < _queues.Length; i++)
         {
@@ -187,8 +185,7 @@ internal sealed partial class RabbitMqSession
         }
 
         _consumerTags = tags;
-        _connected = true;
-        _error = null;
+        _state.RecordConnected();
         LogConnected(_logger, _source, RabbitMqSourceOptions.Redact(_options.Uri!), _queues.Length, _prefetch, generation);
         return broken.Task;
     }
@@ -210,42 +207,24 @@ internal sealed partial class RabbitMqSession
 
     private Task OnConnectionShutdownAsync(object sender, ShutdownEventArgs e)
     {
-        if (e.Initiator == ShutdownInitiator.Application)
-        {
-            return Task.CompletedTask;
-        }
-
-        // Delivery tags of the lost channel are void; what it delivered and we did not ack is redelivered.
-        Interlocked.Increment(ref _generation);
-        _connected = false;
-        _error = $"connection lost ({e.ReplyCode} {e.ReplyText}); reconnecting";
-        LogConnectionLost(_logger, _source, e.ReplyCode, e.ReplyText);
+        _state.OnConnectionShutdown(e);
         return Task.CompletedTask;
     }
 
     private Task OnRecoverySucceededAsync(object sender, AsyncEventArgs e)
     {
-        _connected = true;
-        _error = null;
-        LogRecovered(_logger, _source);
+        _state.OnRecoverySucceeded();
         return Task.CompletedTask;
     }
 
     private Task OnRecoveryErrorAsync(object sender, ConnectionRecoveryErrorEventArgs e)
     {
-        _connected = false;
-        _error = $"reconnecting failed: {Describe(e.Exception)}";
-        LogRecoveryFailed(_logger, _source, _error);
+        _state.OnRecoveryError(e.Exception);
         return Task.CompletedTask;
     }
 
     private Task OnChannelShutdownAsync(object sender, ShutdownEventArgs e)
     {
-        if (e.Initiator == ShutdownInitiator.Application || _stopping)
-        {
-            return Task.CompletedTask;
-        }
-
         TaskCompletionSource broken;
         IConnection? connection;
         lock (_sessionLock)
@@ -254,12 +233,8 @@ internal sealed partial class RabbitMqSession
             connection = _connection;
         }
 
-        // A connection failure closes the channel too; automatic recovery repairs that one.
-        if (connection is { IsOpen: true })
+        if (_state.OnChannelShutdown(e, _stopping, connection is { IsOpen: true }))
         {
-            _connected = false;
-            _error = $"channel closed by the broker ({e.ReplyCode} {e.ReplyText}); reconnecting";
-            LogChannelLost(_logger, _source, e.ReplyCode, e.ReplyText);
             broken.TrySetResult();
         }
 
@@ -302,7 +277,7 @@ internal sealed partial class RabbitMqSession
         }
 
         _consumerTags = [];
-        _connected = false;
+        _state.RecordClosed();
         if (channel is not null)
         {
             channel.ChannelShutdownAsync -= OnChannelShutdownAsync;
@@ -364,18 +339,6 @@ internal sealed partial class RabbitMqSession
 
     [LoggerMessage(Level = LogLevel.Error, Message = "Source '{Source}': could not start consuming from {Uri}; retrying in {Delay}: {Error}")]
     private static partial void LogConnectFailed(ILogger logger, string source, string uri, TimeSpan delay, string error);
-
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Source '{Source}': connection lost ({Code} {Reason}); recovering, unacknowledged messages will be redelivered")]
-    private static partial void LogConnectionLost(ILogger logger, string source, ushort code, string reason);
-
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Source '{Source}': channel closed by the broker ({Code} {Reason}); reconnecting")]
-    private static partial void LogChannelLost(ILogger logger, string source, ushort code, string reason);
-
-    [LoggerMessage(Level = LogLevel.Information, Message = "Source '{Source}': connection recovered, consuming again")]
-    private static partial void LogRecovered(ILogger logger, string source);
-
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Source '{Source}': {Error}")]
-    private static partial void LogRecoveryFailed(ILogger logger, string source, string error);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Source '{Source}': cancelling consumer {Tag} failed: {Reason}")]
     private static partial void LogCancelFailed(ILogger logger, string source, string tag, string reason);
