@@ -118,4 +118,42 @@ public sealed class GroupCommitTests(ITestOutputHelper output)
         await first;
         Assert.Equal(2000, store.GetStats().DocumentCount);
     }
+
+    [Fact]
+    public async Task A_failure_after_the_commit_completes_the_merged_writes_without_applying_them_a_second_time()
+    {
+        using var dir = new TestDirectory();
+        using var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options().Storage);
+        var commits = 0;
+        using var writer = new Writing.GroupCommitWriter(env, long.MaxValue, _ =>
+        {
+            if (Interlocked.Increment(ref commits) == 2)
+            {
+                throw new InvalidOperationException("publishing the etag failed");
+            }
+        });
+        using var firstStarted = new ManualResetEventSlim();
+        using var releaseFirst = new ManualResetEventSlim();
+        var first = new Writing.PendingAction<int>(_ =>
+        {
+            firstStarted.Set();
+            releaseFirst.Wait();
+            return 0;
+        });
+        var applied = new int[2];
+        var second = new Writing.PendingAction<int>(_ => Interlocked.Increment(ref applied[0]));
+        var third = new Writing.PendingAction<int>(_ => Interlocked.Increment(ref applied[1]));
+
+        // The second and third queue up while the first is applied, so they share the second commit.
+        writer.Enqueue(first);
+        Assert.True(firstStarted.Wait(TimeSpan.FromSeconds(30)));
+        writer.Enqueue(second);
+        writer.Enqueue(third);
+        releaseFirst.Set();
+
+        var results = await Task.WhenAll(second.Task, third.Task).WaitAsync(TimeSpan.FromSeconds(30));
+        Assert.Equal(new[] { 1, 1 }, results);
+        Assert.Equal([1, 1], applied);
+        Assert.Equal(2, writer.Commits);
+    }
 }

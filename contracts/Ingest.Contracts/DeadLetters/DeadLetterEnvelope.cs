@@ -25,6 +25,12 @@ namespace Ingest.Contracts.DeadLetters;
 /// </remarks>
 public sealed class DeadLetterEnvelope : IMessageHeaders
 {
+    /// <summary>The most headers an envelope holds (a u16 count).</summary>
+    public const int MaxHeaders = ushort.MaxValue;
+
+    /// <summary>The longest header name, destination or message-id an envelope holds, in UTF-8 bytes (a u16 length).</summary>
+    public const int MaxNameBytes = ushort.MaxValue;
+
     private static ReadOnlySpan<byte> Magic => "IDL\x01"u8;
 
     private const byte HasKeyFlag = 1;
@@ -101,9 +107,9 @@ public sealed class DeadLetterEnvelope : IMessageHeaders
         }
 
         var headerCount = headers?.Count ?? 0;
-        if (headerCount > ushort.MaxValue)
+        if (headerCount > MaxHeaders)
         {
-            throw new ArgumentException($"A message can carry at most {ushort.MaxValue} headers.", nameof(headers));
+            throw new ArgumentException($"A message can carry at most {MaxHeaders} headers.", nameof(headers));
         }
 
         for (var i = 0; i < headerCount; i++)
@@ -189,9 +195,9 @@ public sealed class DeadLetterEnvelope : IMessageHeaders
     private static void WriteShortString(Span<byte> span, ref int position, string value)
     {
         var length = Encoding.UTF8.GetBytes(value, span[(position + 2)..]);
-        if (length > ushort.MaxValue)
+        if (length > MaxNameBytes)
         {
-            throw new ArgumentException($"'{value[..32]}...' is longer than {ushort.MaxValue} bytes.", nameof(value));
+            throw new ArgumentException($"'{value[..32]}...' is longer than {MaxNameBytes} bytes.", nameof(value));
         }
 
         BinaryPrimitives.WriteUInt16LittleEndian(span[position..], (ushort)length);

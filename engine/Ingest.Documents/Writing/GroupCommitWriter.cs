@@ -78,35 +78,19 @@ internal sealed class GroupCommitWriter : IDisposable
 
     private void Execute(List<PendingWrite> writes)
     {
+        long lastEtag;
         try
         {
-            long lastEtag;
-            using (var tx = _env.BeginWrite())
-            {
-                _writer.Begin(tx);
-                foreach (var write in writes)
-                {
-                    write.Apply(_writer);
-                }
-
-                _writer.End();
-                lastEtag = _writer.LastEtag;
-                tx.Commit();
-            }
-
-            Interlocked.Increment(ref _commits);
-            var batches = 0;
+            using var tx = _env.BeginWrite();
+            _writer.Begin(tx);
             foreach (var write in writes)
             {
-                batches += write.IsBatch ? 1 : 0;
+                write.Apply(_writer);
             }
 
-            Interlocked.Add(ref _batches, batches);
-            _committed(lastEtag);
-            foreach (var write in writes)
-            {
-                write.Complete();
-            }
+            _writer.End();
+            lastEtag = _writer.LastEtag;
+            tx.Commit();
         }
         catch (Exception ex) when (writes.Count > 1 && ex is not (IOException or ObjectDisposedException))
         {
@@ -116,6 +100,8 @@ internal sealed class GroupCommitWriter : IDisposable
             {
                 Execute([write]);
             }
+
+            return;
         }
 #pragma warning disable CA1031 // The failure goes to the callers whose writes it concerns.
         catch (Exception ex)
@@ -125,6 +111,37 @@ internal sealed class GroupCommitWriter : IDisposable
             {
                 write.Fail(ex);
             }
+
+            return;
+        }
+
+        // Committed: from here on nothing may retry or fail these writes, or they would apply twice.
+        Published(writes, lastEtag);
+    }
+
+    private void Published(List<PendingWrite> writes, long lastEtag)
+    {
+        Interlocked.Increment(ref _commits);
+        var batches = 0;
+        foreach (var write in writes)
+        {
+            batches += write.IsBatch ? 1 : 0;
+        }
+
+        Interlocked.Add(ref _batches, batches);
+        try
+        {
+            _committed(lastEtag);
+        }
+#pragma warning disable CA1031 // The writes are durable whatever happens here; the next commit publishes a later etag.
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+        }
+
+        foreach (var write in writes)
+        {
+            write.Complete();
         }
     }
 

@@ -98,7 +98,7 @@ public static class DeadLetterEndpoints
 
         var rules = ingestion.Find(SourceOrigin.SourceName(deadLetter.Position.Source))?.Rules ?? new MappingRules();
         var batch = new WriteBatch();
-        if (!TryMap(envelope, fix, rules, batch, out var mapped, out var reason))
+        if (!TryMap(envelope, fix, rules, deadLetter.Position, batch, out var mapped, out var reason))
         {
             return ApiProblems.Unprocessable(
                 "Message still does not map to a document",
@@ -123,29 +123,38 @@ public static class DeadLetterEndpoints
     }
 
     private static bool TryMap(
-        DeadLetterEnvelope envelope, RequestBody fix, MappingRules rules, WriteBatch batch, out (string Id, string Collection, IngestOperation Operation) mapped, out string? reason)
+        DeadLetterEnvelope envelope, RequestBody fix, MappingRules rules, SourcePosition position, WriteBatch batch,
+        out (string Id, string Collection, IngestOperation Operation) mapped, out string? reason)
     {
         // An empty request body means "replay as stored".
         var replaceBody = fix.Length > 0;
         var message = envelope.ToIncomingMessage(fix.Span, replaceBody);
-        var result = MessageMapper.Map(message, rules);
-        if (result.IsDeadLetter)
+        var item = IngestItemMapper.Map(
+            message, rules, new EnvelopeHeaderList(envelope.Headers), replaceBody ? default : envelope.Body,
+            new ItemPosition(position.Source, position.Partition, position.NextOffset, Epoch: 0));
+        try
         {
-            mapped = default;
-            reason = result.DeadLetterMessage;
-            return false;
+            switch (item.Kind)
+            {
+                case IngestItemKind.Put:
+                    batch.Put(item.Id!, item.Collection!, item.Payload.Span);
+                    break;
+                case IngestItemKind.Delete:
+                    batch.Delete(item.Id!);
+                    break;
+                default:
+                    mapped = default;
+                    reason = item.DeadLetterReason;
+                    return false;
+            }
+        }
+        finally
+        {
+            // The batch copied the body.
+            item.ReturnRented();
         }
 
-        if (result.Operation == IngestOperation.Put)
-        {
-            batch.Put(result.Id, result.Collection, result.Body);
-        }
-        else
-        {
-            batch.Delete(result.Id);
-        }
-
-        mapped = (result.Id, result.Collection, result.Operation);
+        mapped = (item.Id!, item.Collection!, item.Kind == IngestItemKind.Put ? IngestOperation.Put : IngestOperation.Delete);
         reason = null;
         return true;
     }

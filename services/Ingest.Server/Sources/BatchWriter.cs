@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Diagnostics;
 using Ingest.Documents;
 using Ingest.Server.Batching;
@@ -123,13 +122,24 @@ public sealed partial class BatchWriter : IAsyncDisposable
         await _loop.ConfigureAwait(false);
     }
 
+    /// <summary>Gives up on what is not durable yet (the broker redelivers it) and releases everything; never throws.</summary>
     public async ValueTask DisposeAsync()
     {
         await _abort.CancelAsync().ConfigureAwait(false);
         _batcher.Complete();
-        await _loop.ConfigureAwait(false);
-        _batcher.Dispose();
-        _abort.Dispose();
+        try
+        {
+            await _loop.ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // Logged by the loop when it failed; disposing still releases everything below.
+        }
+        finally
+        {
+            _batcher.Dispose();
+            _abort.Dispose();
+        }
     }
 
     private async ValueTask AddAfterWaitAsync(ValueTask pending)
@@ -150,13 +160,21 @@ public sealed partial class BatchWriter : IAsyncDisposable
             {
                 using (batch)
                 {
-                    if (!await WriteDurablyAsync(batch, write, operationItems, included, rejections).ConfigureAwait(false))
+                    try
                     {
-                        return;
+                        if (!await WriteDurablyAsync(batch, write, operationItems, included, rejections).ConfigureAwait(false))
+                        {
+                            return;
+                        }
+
+                        await AcknowledgeAsync(batch).ConfigureAwait(false);
+                    }
+                    finally
+                    {
+                        // Written, aborted or failed: the batch's pooled buffers go back either way.
+                        ReturnRented(batch.Items);
                     }
 
-                    await AcknowledgeAsync(batch).ConfigureAwait(false);
-                    ReturnRented(batch.Items);
                     Interlocked.Add(ref _done, batch.Count);
                     CompleteDrains(exception: null);
                 }
@@ -171,6 +189,17 @@ public sealed partial class BatchWriter : IAsyncDisposable
         }
         finally
         {
+            // Batches that will never be written: not acknowledged (the broker redelivers them),
+            // but their pooled buffers are returned.
+            _batcher.Complete();
+            while (_batcher.TryTake(out var abandoned))
+            {
+                using (abandoned)
+                {
+                    ReturnRented(abandoned.Items);
+                }
+            }
+
             CompleteDrains(new InvalidOperationException($"Source '{_source}': the batch writer has stopped."));
         }
     }
@@ -305,10 +334,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
     {
         for (var i = 0; i < items.Length; i++)
         {
-            if (items[i].Rented is { } rented)
-            {
-                ArrayPool<byte>.Shared.Return(rented);
-            }
+            items[i].ReturnRented();
         }
     }
 

@@ -29,4 +29,13 @@ public readonly record struct IngestItem(
 {
     /// <summary>What the item weighs for the batcher's byte limit.</summary>
     public int SizeBytes => Payload.Length + ((Id?.Length ?? 0) * 2) + 64;
+
+    /// <summary>Returns the pooled array behind the payload, if any; the item must not be used afterwards.</summary>
+    public void ReturnRented()
+    {
+        if (Rented is { } rented)
+        {
+            System.Buffers.ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
 }

@@ -34,6 +34,15 @@ public sealed partial class IngestionService : IHostedService, IAsyncDisposable
         }
     }
 
+    /// <summary>Runs the given sources (tests).</summary>
+    internal IngestionService(IEnumerable<IngestSource> sources, ILogger<IngestionService> logger)
+    {
+        ArgumentNullException.ThrowIfNull(sources);
+        ArgumentNullException.ThrowIfNull(logger);
+        _sources.AddRange(sources);
+        _logger = logger;
+    }
+
     public IReadOnlyList<IngestSource> Sources => _sources;
 
     /// <summary>The source with this name (case-insensitive), if configured.</summary>
@@ -72,9 +81,17 @@ public sealed partial class IngestionService : IHostedService, IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        // Each on its own: one that fails must not leave the others holding connections and threads.
         foreach (var source in _sources)
         {
-            await source.DisposeAsync().ConfigureAwait(false);
+            try
+            {
+                await source.DisposeAsync().ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                LogDisposeFailed(_logger, source.Kind, source.Name, ex);
+            }
         }
     }
 
@@ -90,6 +107,9 @@ public sealed partial class IngestionService : IHostedService, IAsyncDisposable
             LogStopFailed(_logger, source.Kind, source.Name, ex);
         }
     }
+
+    [LoggerMessage(Level = LogLevel.Error, Message = "Source {Kind} '{Name}' failed while being disposed")]
+    private static partial void LogDisposeFailed(ILogger logger, string kind, string name, Exception exception);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Source {Kind} '{Name}' started")]
     private static partial void LogStarted(ILogger logger, string kind, string name);

@@ -75,6 +75,24 @@ public sealed class BatchWriterTests : IDisposable
     }
 
     [Fact]
+    public async Task A_writer_whose_store_failed_for_good_disposes_without_throwing_and_refuses_more_items()
+    {
+        using var failing = new TempDocumentStore();
+        var source = new RecordingAcknowledger(failing.Store);
+        var writer = new BatchWriter("test", failing.Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
+        failing.Store.Dispose();
+
+        await writer.AddAsync(Put("a", 0));
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => writer.DrainAsync());
+        Assert.True(SpinWait.SpinUntil(() => writer.IsStopped, TimeSpan.FromSeconds(30)), "the writer's loop stopped");
+
+        await writer.DisposeAsync();
+
+        await Assert.ThrowsAsync<InvalidOperationException>(() => writer.AddAsync(Put("b", 1)).AsTask());
+        Assert.Empty(source.Acknowledged);
+    }
+
+    [Fact]
     public async Task Complete_writes_what_is_queued_and_then_refuses_more()
     {
         var source = new RecordingAcknowledger(Store);
@@ -96,44 +114,4 @@ public sealed class BatchWriterTests : IDisposable
 
     private static IngestItem DeadLetter(long offset) =>
         new(IngestItemKind.DeadLetter, null, null, "garbage"u8.ToArray(), "not json", "test/topic", 0, offset, 0);
-
-    /// <summary>The source's side of the contract, recording what it is asked to do.</summary>
-    private sealed class RecordingAcknowledger(DocumentStore store) : IBatchAcknowledger
-    {
-        public int CurrentEpoch { get; init; }
-
-        public List<long[]> Acknowledged { get; } = [];
-
-        public bool DocumentsPresentWhenAcknowledged { get; private set; } = true;
-
-        public bool IsCurrent(in IngestItem item) => item.Epoch == CurrentEpoch;
-
-        public void AddPositions(WriteBatch batch, ReadOnlySpan<IngestItem> items)
-        {
-            long next = -1;
-            foreach (var item in items)
-            {
-                next = Math.Max(next, item.Offset + 1);
-            }
-
-            batch.SetSourcePosition("test/topic", 0, next);
-        }
-
-        public ValueTask AcknowledgeAsync(Batch<IngestItem> batch, CancellationToken cancellationToken)
-        {
-            var offsets = new long[batch.Count];
-            for (var i = 0; i < batch.Count; i++)
-            {
-                offsets[i] = batch[i].Offset;
-                if (batch[i].Kind == IngestItemKind.Put && IsCurrent(batch[i]) && store.Get(batch[i].Id!) is null
-                    && batch[i].Id!.Length <= DocumentStoreOptions.MaxIdBytes)
-                {
-                    DocumentsPresentWhenAcknowledged = false;
-                }
-            }
-
-            Acknowledged.Add(offsets);
-            return ValueTask.CompletedTask;
-        }
-    }
 }

@@ -12,7 +12,7 @@ namespace Ingest.Server.Sources.Kafka;
 /// empty (an empty <c>ingest-op</c> means put, an empty <c>ingest-id</c> is an invalid id), and a
 /// dead letter's envelope stores it as empty, so replaying a dead letter maps it the same way.
 /// </remarks>
-internal sealed class KafkaHeadersView : IMessageHeaders
+internal sealed class KafkaHeadersView : IMessageHeaders, IEnvelopeHeaders
 {
     private Headers? _headers;
 
@@ -43,6 +43,9 @@ internal sealed class KafkaHeadersView : IMessageHeaders
         utf8Value = default;
         return false;
     }
+
+    /// <inheritdoc/>
+    public IReadOnlyList<KeyValuePair<string, byte[]>>? ToEnvelopeHeaders() => ToList(_headers);
 
     /// <summary>The headers in order, as a dead letter's envelope stores them; null values become empty.</summary>
     public static IReadOnlyList<KeyValuePair<string, byte[]>>? ToList(Headers? headers)

@@ -31,7 +31,7 @@ internal sealed class KafkaPartitionState
     public long DurableNext { get; set; } = -1;
 
     /// <summary>The offset last committed to Kafka in this assignment; -1 when none yet.</summary>
-    public long CommittedNext { get; set; } = -1;
+    public long StoredNext { get; set; } = -1;
 
     /// <summary>The broker's high watermark as last seen by the consume thread; -1 when unknown.</summary>
     public long HighWatermark { get; set; } = -1;

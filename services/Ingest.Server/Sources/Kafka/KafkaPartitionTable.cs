@@ -77,7 +77,7 @@ internal sealed class KafkaPartitionTable
         {
             state.Assigned = true;
             state.DurableNext = -1;
-            state.CommittedNext = -1;
+            state.StoredNext = -1;
             state.HighWatermark = -1;
         }
 
@@ -93,7 +93,7 @@ internal sealed class KafkaPartitionTable
             state.Assigned = false;
             state.Epoch++;
             state.DurableNext = -1;
-            state.CommittedNext = -1;
+            state.StoredNext = -1;
             state.HighWatermark = -1;
         }
     }
@@ -127,7 +127,7 @@ internal sealed class KafkaPartitionTable
     }
 
     /// <summary>Adds the offsets that are durable but not yet committed to Kafka, for assigned partitions; the number added.</summary>
-    public int CollectCommits(List<TopicPartitionOffset> into)
+    public int CollectUnstored(List<TopicPartitionOffset> into)
     {
         var added = 0;
         lock (_gate)
@@ -136,7 +136,7 @@ internal sealed class KafkaPartitionTable
             {
                 foreach (var state in partitions)
                 {
-                    if (state is { Assigned: true } && state.DurableNext > state.CommittedNext)
+                    if (state is { Assigned: true } && state.DurableNext > state.StoredNext)
                     {
                         into.Add(new TopicPartitionOffset(state.TopicPartition, new Offset(state.DurableNext)));
                         added++;
@@ -149,15 +149,15 @@ internal sealed class KafkaPartitionTable
     }
 
     /// <summary>Records offsets Kafka accepted.</summary>
-    public void MarkCommitted(List<TopicPartitionOffset> offsets)
+    public void MarkStored(List<TopicPartitionOffset> offsets)
     {
         lock (_gate)
         {
             foreach (var offset in offsets)
             {
-                if (Find(offset.Topic, offset.Partition.Value, byOrigin: false) is { Assigned: true } state && offset.Offset.Value > state.CommittedNext)
+                if (Find(offset.Topic, offset.Partition.Value, byOrigin: false) is { Assigned: true } state && offset.Offset.Value > state.StoredNext)
                 {
-                    state.CommittedNext = offset.Offset.Value;
+                    state.StoredNext = offset.Offset.Value;
                 }
             }
         }

@@ -53,7 +53,7 @@ public sealed class KafkaPartitionTableTests
         Assert.True(table.IsCurrent(taken));
         table.Release("orders", 0);
 
-        // The writer accepted the item before the release, so its document commits: its
+        // The writer accepted the item before the release, so its document unstored: its
         // position must commit with it, or a restart would apply the message twice.
         var batch = new WriteBatch();
         table.AddPositions(batch, [taken]);
@@ -61,37 +61,37 @@ public sealed class KafkaPartitionTableTests
     }
 
     [Fact]
-    public void Durable_offsets_are_collected_for_commit_once_and_never_for_released_partitions()
+    public void Durable_offsets_are_collected_for_the_offset_store_once_and_never_for_released_partitions()
     {
         var table = new KafkaPartitionTable("src");
         var p0 = table.Assign("orders", 0);
         var p1 = table.Assign("orders", 1);
-        var commits = new List<TopicPartitionOffset>();
-        Assert.Equal(0, table.CollectCommits(commits));
+        var unstored = new List<TopicPartitionOffset>();
+        Assert.Equal(0, table.CollectUnstored(unstored));
 
         table.RecordDurable([Put(p0, 4), Put(p1, 9), Put(p0, 5)]);
-        Assert.Equal(2, table.CollectCommits(commits));
-        Assert.Contains(new TopicPartitionOffset("orders", 0, 6), commits);
-        Assert.Contains(new TopicPartitionOffset("orders", 1, 10), commits);
+        Assert.Equal(2, table.CollectUnstored(unstored));
+        Assert.Contains(new TopicPartitionOffset("orders", 0, 6), unstored);
+        Assert.Contains(new TopicPartitionOffset("orders", 1, 10), unstored);
 
-        // Accepted by Kafka: nothing new to commit until more becomes durable.
-        table.MarkCommitted(commits);
-        commits.Clear();
-        Assert.Equal(0, table.CollectCommits(commits));
+        // Accepted by the client's offset store: nothing new to store until more becomes durable.
+        table.MarkStored(unstored);
+        unstored.Clear();
+        Assert.Equal(0, table.CollectUnstored(unstored));
 
         // Not accepted (e.g. the broker is down): collected again next time.
         table.RecordDurable([Put(p0, 6)]);
-        Assert.Equal(1, table.CollectCommits(commits));
-        commits.Clear();
-        Assert.Equal(1, table.CollectCommits(commits));
-        commits.Clear();
+        Assert.Equal(1, table.CollectUnstored(unstored));
+        unstored.Clear();
+        Assert.Equal(1, table.CollectUnstored(unstored));
+        unstored.Clear();
 
-        // A lost partition commits nothing, even for what became durable before.
+        // A lost partition unstored nothing, even for what became durable before.
         table.RecordDurable([Put(p1, 10)]);
         table.Release("orders", 1);
         table.RecordDurable([Put(p1, 11, epoch: 0)]);
-        Assert.Equal(1, table.CollectCommits(commits));
-        Assert.Equal(new TopicPartitionOffset("orders", 0, 7), commits[0]);
+        Assert.Equal(1, table.CollectUnstored(unstored));
+        Assert.Equal(new TopicPartitionOffset("orders", 0, 7), unstored[0]);
     }
 
     [Fact]

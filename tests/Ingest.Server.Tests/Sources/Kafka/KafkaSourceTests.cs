@@ -183,6 +183,54 @@ public sealed class KafkaSourceTests(BrokerFixture brokers)
     }
 
     [Fact]
+    public async Task Records_whose_headers_break_the_dead_letter_envelope_become_dead_letters_and_none_is_skipped()
+    {
+        var kafka = await brokers.GetKafkaAsync();
+        var topic = NewName("src-unmappable");
+        await CreateTopicAsync(kafka.BootstrapServers, topic, 1);
+        var manyHeaders = Record("many-headers", "not json");
+        manyHeaders.Headers = [];
+        for (var i = 0; i < DeadLetterEnvelope.MaxHeaders + 5; i++)
+        {
+            manyHeaders.Headers.Add("h", []);
+        }
+
+        var manyHeadersButValid = Record("many-headers-valid", Body(1));
+        manyHeadersButValid.Headers = manyHeaders.Headers;
+        var longName = Record("long-name", "not json", (new string('n', DeadLetterEnvelope.MaxNameBytes + 1), "v"));
+        var longId = Record("long-id", Body(2), ("ingest-id", new string('i', 70_000)));
+        var records = new List<Message<byte[]?, byte[]?>> { Record("good-0", Body(0)), manyHeaders, Record("good-1", Body(1)), longName, longId, manyHeadersButValid };
+        for (var i = 2; i < 50; i++)
+        {
+            records.Add(Record($"good-{i}", Body(i)));
+        }
+
+        await ProduceAsync(kafka.BootstrapServers, topic, records);
+        using var temp = new TempDocumentStore();
+        await using var source = Source("unmappable", Options(kafka.BootstrapServers, topic, NewName("group")), temp.Store);
+        await source.StartAsync(CancellationToken.None);
+        await WaitUntilAsync(() => StoredTotal(temp.Store, $"unmappable/{topic}") == records.Count, Patience, "every offset stored");
+        await source.StopAsync(CancellationToken.None);
+
+        for (var i = 0; i < 50; i++)
+        {
+            Assert.NotNull(temp.Store.Get($"good-{i}"));
+        }
+
+        Assert.NotNull(temp.Store.Get("many-headers-valid"));
+        var deadLetters = temp.Store.GetDeadLetters(0, 100).ToDictionary(d => d.Position.NextOffset);
+        Assert.Equal([1L, 3L, 4L], deadLetters.Keys.Order());
+        Assert.Contains($"the envelope keeps the first {DeadLetterEnvelope.MaxHeaders} of its {DeadLetterEnvelope.MaxHeaders + 5} headers", deadLetters[1].Reason, StringComparison.Ordinal);
+        Assert.Contains("header name(s) longer than 65535 bytes are cut", deadLetters[3].Reason, StringComparison.Ordinal);
+        Assert.StartsWith("invalid id", deadLetters[4].Reason, StringComparison.Ordinal);
+        foreach (var deadLetter in deadLetters.Values)
+        {
+            Assert.True(DeadLetterEnvelope.TryDecode(deadLetter.Raw.Span, out var envelope, out var error), error);
+            Assert.Equal(records[(int)deadLetter.Position.NextOffset].Value, envelope.Body);
+        }
+    }
+
+    [Fact]
     public async Task Restarts_and_a_crash_before_the_kafka_commit_apply_every_message_exactly_once()
     {
         const int First = 20_000;

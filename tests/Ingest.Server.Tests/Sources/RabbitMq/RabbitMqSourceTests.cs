@@ -284,6 +284,29 @@ public sealed class RabbitMqSourceTests(BrokerFixture brokers, ITestOutputHelper
     }
 
     [Fact]
+    public async Task On_an_idle_queue_the_status_is_connected_again_within_seconds_of_a_broker_restart()
+    {
+        await using var broker = new RestartableBrokers("rabbit-idle", kafkaPort: 19_873, rabbitMqPort: 15_774);
+        await broker.StartRabbitMqAsync();
+        using var temp = new TempDocumentStore();
+        var options = new RabbitMqSourceOptions { Uri = broker.RabbitMqUri, Queues = [$"src-idle-{Guid.NewGuid():N}"] };
+        await using var source = new RabbitMqSource("idle", options, temp.Store, new BatchingOptions(), NullLoggerFactory.Instance, TimeProvider.System);
+        await source.StartAsync(CancellationToken.None);
+        Assert.True(source.GetStatus().Connected);
+
+        await broker.StopRabbitMqAsync();
+        await WaitUntilAsync(() => source.GetStatus() is { Connected: false, Error: not null }, "the source reports the broker gone");
+
+        // Nothing is published: only the recovered connection can tell the source it is back.
+        await broker.StartRabbitMqAsync();
+        var back = Stopwatch.StartNew();
+        await WaitUntilAsync(() => source.GetStatus() is { Connected: true, Error: null }, "the source reports itself connected again");
+        output.WriteLine($"connected again {back.Elapsed.TotalSeconds:0.0} s after the broker was up");
+        Assert.True(back.Elapsed < TimeSpan.FromSeconds(30), $"took {back.Elapsed}");
+        Assert.Equal(0, source.GetStatus().Consumed);
+    }
+
+    [Fact]
     public async Task A_queue_that_exists_with_other_arguments_is_reported_by_name_in_the_status()
     {
         var rabbit = await brokers.GetRabbitMqAsync();

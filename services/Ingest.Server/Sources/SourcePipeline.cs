@@ -1,0 +1,99 @@
+using Ingest.Contracts.Mapping;
+using Ingest.Documents;
+using Ingest.Server.Batching;
+
+namespace Ingest.Server.Sources;
+
+/// <summary>
+/// The broker-independent half of every source, in the order a message passes through it: map
+/// (the one mapping step; what cannot become a document becomes a dead letter), count, hand to
+/// the <see cref="BatchWriter"/>; then the status every source reports, and the last step of its
+/// disposal. A broker's source adds the other half: its consume loop, flow control, position or
+/// acknowledgement bookkeeping, and connection handling.
+/// </summary>
+internal sealed partial class SourcePipeline : IAsyncDisposable
+{
+    private readonly string _source;
+    private readonly string _kind;
+    private readonly MappingRules _rules;
+    private readonly ILogger _logger;
+    private long _consumed;
+
+    public SourcePipeline(
+        string source, string kind, MappingRules rules, DocumentStore store, BatchingOptions batching, IBatchAcknowledger acknowledger,
+        ILoggerFactory loggers, TimeProvider time)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        ArgumentNullException.ThrowIfNull(kind);
+        ArgumentNullException.ThrowIfNull(rules);
+        ArgumentNullException.ThrowIfNull(loggers);
+        _source = source;
+        _kind = kind;
+        _rules = rules;
+        _logger = loggers.CreateLogger<SourcePipeline>();
+        Writer = new BatchWriter(source, store, batching, acknowledger, loggers.CreateLogger<BatchWriter>(), time);
+    }
+
+    public BatchWriter Writer { get; }
+
+    /// <summary>Messages received from the broker (redeliveries included).</summary>
+    public long Consumed => Interlocked.Read(ref _consumed);
+
+    /// <summary>Counts a received message and maps it; never throws for a message.</summary>
+    public IngestItem Map<THeaders>(in IncomingMessage message, in THeaders headers, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
+        where THeaders : IEnvelopeHeaders
+    {
+        Interlocked.Increment(ref _consumed);
+        var item = IngestItemMapper.Map(message, _rules, headers, ownedBody, position);
+        if (item.Kind == IngestItemKind.DeadLetter)
+        {
+            LogDeadLetter(_logger, _source, message.Destination, position.Partition, position.Offset, item.DeadLetterReason!);
+        }
+
+        return item;
+    }
+
+    /// <summary>
+    /// Hands an item to the writer; waits while the store is behind. If the item is not taken
+    /// (cancelled, or the writer has stopped) its pooled buffer is returned and the exception
+    /// propagates: the caller must see to it that the broker delivers the message again.
+    /// </summary>
+    public ValueTask AddAsync(IngestItem item, CancellationToken cancellationToken)
+    {
+        ValueTask pending;
+        try
+        {
+            pending = Writer.AddAsync(item, cancellationToken);
+        }
+        catch
+        {
+            item.ReturnRented();
+            throw;
+        }
+
+        return pending.IsCompletedSuccessfully ? pending : AddAfterWaitAsync(pending, item);
+    }
+
+    /// <summary>The status with the pipeline's figures; <paramref name="error"/> wins over the writer's.</summary>
+    public SourceStatus Status(string name, bool connected, string? error, bool paused, IReadOnlyList<PartitionStatus> partitions) =>
+        new(name, _kind, connected, error ?? Writer.LastError, Consumed, Writer.Written, Writer.DeadLetters, paused, partitions, Writer.Statistics);
+
+    /// <summary>The last step of a source's disposal, after its broker side is closed: gives up on what is not durable.</summary>
+    public ValueTask DisposeAsync() => Writer.DisposeAsync();
+
+    private static async ValueTask AddAfterWaitAsync(ValueTask pending, IngestItem item)
+    {
+        try
+        {
+            await pending.ConfigureAwait(false);
+        }
+        catch
+        {
+            item.ReturnRented();
+            throw;
+        }
+    }
+
+    [LoggerMessage(Level = LogLevel.Debug, Message = "Source '{Source}': {Destination}[{Partition}]@{Offset} is a dead letter: {Reason}")]
+    private static partial void LogDeadLetter(ILogger logger, string source, string destination, int partition, long offset, string reason);
+}
