@@ -9,6 +9,7 @@ namespace Ingest.Indexing.Terms;
 /// <code>
 /// _bytes: | term 0 | term 1 |  | term 3 | ...     (term 2 is empty)
 /// _ends:  [  e0,     e1,   e1,    e3,   ... ]     term i = _bytes[ends[i-1] .. ends[i]], ends[-1] = 0
+/// _fields:[  f0,     f1,   f2,    f3,   ... ]     the field ordinal each term was added under (CurrentField)
 /// </code>
 /// Not thread-safe; one per indexing loop.
 /// </summary>
@@ -17,6 +18,7 @@ internal sealed class TermBuffer : IDisposable
     private byte[] _bytes;
     private int _length;
     private int[] _ends;
+    private int[] _fields;
     private int _count;
     private byte[] _scratch;
 
@@ -24,16 +26,20 @@ internal sealed class TermBuffer : IDisposable
     {
         _bytes = ArrayPool<byte>.Shared.Rent(initialBytes);
         _ends = ArrayPool<int>.Shared.Rent(initialTerms);
+        _fields = ArrayPool<int>.Shared.Rent(initialTerms);
         _scratch = ArrayPool<byte>.Shared.Rent(256);
     }
 
     public int Count => _count;
 
+    /// <summary>The field ordinal recorded with each term added from now on (a one-pass extraction interleaves fields).</summary>
+    public int CurrentField { get; set; }
+
     /// <summary>Bytes the terms take, for a batch's memory budget.</summary>
     public int ByteCount => _length;
 
     /// <summary>Bytes the buffer holds (its arrays), for a batch's memory budget.</summary>
-    public long CapacityBytes => _bytes.Length + ((long)_ends.Length * sizeof(int)) + _scratch.Length;
+    public long CapacityBytes => _bytes.Length + ((long)(_ends.Length + _fields.Length) * sizeof(int)) + _scratch.Length;
 
     public ReadOnlySpan<byte> this[int index]
     {
@@ -43,6 +49,13 @@ internal sealed class TermBuffer : IDisposable
             var start = index == 0 ? 0 : _ends[index - 1];
             return _bytes.AsSpan(start, _ends[index] - start);
         }
+    }
+
+    /// <summary>The <see cref="CurrentField"/> that term <paramref name="index"/> was added under.</summary>
+    public int FieldOf(int index)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)index, (uint)_count, nameof(index));
+        return _fields[index];
     }
 
     public void Add(ReadOnlySpan<byte> term)
@@ -69,8 +82,15 @@ internal sealed class TermBuffer : IDisposable
             _ends = Grow(_ends, _count, _count + 1);
         }
 
+        if (_count == _fields.Length)
+        {
+            _fields = Grow(_fields, _count, _count + 1);
+        }
+
         _length += length;
-        _ends[_count++] = _length;
+        _ends[_count] = _length;
+        _fields[_count] = CurrentField;
+        _count++;
     }
 
     /// <summary>Drops the terms from <paramref name="count"/> on (those of a value that turned out malformed).</summary>
@@ -99,9 +119,11 @@ internal sealed class TermBuffer : IDisposable
     {
         ArrayPool<byte>.Shared.Return(_bytes);
         ArrayPool<int>.Shared.Return(_ends);
+        ArrayPool<int>.Shared.Return(_fields);
         ArrayPool<byte>.Shared.Return(_scratch);
         _bytes = [];
         _ends = [];
+        _fields = [];
         _scratch = [];
         _length = 0;
         _count = 0;

@@ -41,6 +41,27 @@ public sealed class ExtractionAllocationTests
         Assert.True(buffer.Count > 0);
     }
 
+    [Fact]
+    public void Extracting_all_fields_in_one_pass_allocates_nothing_once_warm()
+    {
+        var extractor = new DocumentExtractor(Fields);
+        var tallies = new FieldTally[Fields.Length];
+        using var buffer = new TermBuffer();
+        extractor.Extract(Document, buffer, tallies);
+
+        var allocated = ThreadAllocations.Measure(() =>
+        {
+            for (var d = 0; d < 1000; d++)
+            {
+                buffer.Clear();
+                extractor.Extract(Document, buffer, tallies);
+            }
+        });
+
+        Assert.Equal(0, allocated);
+        Assert.Equal(2, tallies[6].TermCount); // Tags[]: Gift, Fragile
+    }
+
     private static void ExtractAll(TermBuffer buffer, int documents)
     {
         for (var d = 0; d < documents; d++)
