@@ -11,16 +11,4 @@ public sealed class BoolExtractionTests
 
         Assert.Equal([[0x01], [0x00]], extracted.Terms);
     }
-
-    [Theory]
-    [InlineData("\"true\"")]
-    [InlineData("1")]
-    [InlineData("0")]
-    public void A_bool_field_skips_and_counts_values_that_are_not_booleans(string value)
-    {
-        var extracted = Extracted.From($$"""{"B":{{value}}}""", "B", IndexFieldType.Bool);
-
-        Assert.Empty(extracted.Terms);
-        Assert.Equal(1, extracted.Result.WrongTypeCount);
-    }
 }

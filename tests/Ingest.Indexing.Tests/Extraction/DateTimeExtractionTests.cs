@@ -58,21 +58,4 @@ public sealed class DateTimeExtractionTests
         Assert.Equal([0L, DateTime.MaxValue.Ticks - 9_999], extracted.Terms.Select(t => DateTimeTerm.Read(t)));
         Assert.Equal(2, extracted.Result.WrongTypeCount);
     }
-
-    [Theory]
-    [InlineData("\"not a date\"")]
-    [InlineData("\"2024-13-01T00:00:00Z\"")]
-    [InlineData("\"2024-03-01T12:00:00+25:00\"")]
-    [InlineData("\"03/01/2024\"")]
-    [InlineData("\"2024-03-01T12:00:00z\"")] // ISO 8601 (unlike RFC 3339) has only an upper-case Z
-    [InlineData("\"\"")]
-    [InlineData("1.5")]
-    [InlineData("true")]
-    public void A_datetime_field_skips_and_counts_values_that_are_not_dates(string value)
-    {
-        var extracted = Extracted.From($$"""{"At":{{value}}}""", "At", IndexFieldType.DateTime);
-
-        Assert.Empty(extracted.Terms);
-        Assert.Equal(1, extracted.Result.WrongTypeCount);
-    }
 }

@@ -68,17 +68,6 @@ public sealed class KeywordExtractionTests
         Assert.Equal(new string('k', TermLimits.MaxTermBytes), Encoding.UTF8.GetString(term));
     }
 
-    [Theory]
-    [InlineData("5")]
-    [InlineData("true")]
-    public void A_keyword_field_skips_and_counts_values_that_are_not_strings(string value)
-    {
-        var extracted = Extracted.From($$"""{"S":{{value}}}""", "S", IndexFieldType.Keyword);
-
-        Assert.Empty(extracted.Terms);
-        Assert.Equal(1, extracted.Result.WrongTypeCount);
-    }
-
     [Fact]
     public void Invalid_utf8_folds_to_the_replacement_character()
     {

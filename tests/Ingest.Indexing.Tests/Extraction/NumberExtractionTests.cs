@@ -62,18 +62,6 @@ public sealed class NumberExtractionTests
         Assert.True(term.AsSpan().SequenceCompareTo(Key(double.MaxValue)) > 0);
     }
 
-    [Theory]
-    [InlineData("\"5\"")]
-    [InlineData("true")]
-    [InlineData("\"NaN\"")]
-    public void A_number_field_skips_and_counts_values_that_are_not_numbers(string value)
-    {
-        var extracted = Extracted.From($$"""{"N":{{value}}}""", "N", IndexFieldType.Number);
-
-        Assert.Empty(extracted.Terms);
-        Assert.Equal(1, extracted.Result.WrongTypeCount);
-    }
-
     private static byte[] Key(long value)
     {
         var key = new byte[NumberTerm.Size];
