@@ -1,5 +1,4 @@
 using System.Text.Json;
-using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Paths;
 using Ingest.Indexing.Terms;
 
