@@ -49,10 +49,23 @@ public sealed class IndexDefinitionJsonTests
         var written = IndexDefinitionJson.ToUtf8(first);
         var second = IndexDefinitionJson.Parse(written).Definition!;
 
-        Assert.Equal(first.Name, second.Name);
-        Assert.Equal(first.Collections, second.Collections);
-        Assert.Equal(first.Fields, second.Fields);
+        Assert.Equal(first, second);
+        Assert.Equal(first.GetHashCode(), second.GetHashCode());
         Assert.Equal(written, IndexDefinitionJson.ToUtf8(second));
+    }
+
+    [Fact]
+    public void Definitions_are_equal_by_content_and_differ_on_any_change()
+    {
+        var definition = Parse(Valid).Definition!;
+        var fields = definition.Fields.ToArray();
+        fields[3] = fields[3] with { Type = IndexFieldType.Keyword };
+
+        Assert.Equal(definition, Parse(Valid).Definition);
+        Assert.NotEqual(definition, definition with { Name = "Orders/Other" });
+        Assert.NotEqual(definition, definition with { Collections = ["Orders"] });
+        Assert.NotEqual(definition, definition with { Fields = fields });
+        Assert.NotEqual(definition, definition with { Fields = [.. definition.Fields.Reverse()] });
     }
 
     [Fact]
