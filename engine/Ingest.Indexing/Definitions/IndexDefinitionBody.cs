@@ -1,0 +1,11 @@
+namespace Ingest.Indexing.Definitions;
+
+/// <summary>The JSON wire form of a definition: <c>{"name":"Orders/ByStatus","collections":["Orders"],"fields":[{"name":"Status","path":"Status","type":"keyword"}]}</c>.</summary>
+internal sealed class IndexDefinitionBody
+{
+    public string? Name { get; set; }
+
+    public List<string?>? Collections { get; set; }
+
+    public List<IndexFieldBody?>? Fields { get; set; }
+}
