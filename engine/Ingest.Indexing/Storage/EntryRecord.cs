@@ -53,7 +53,8 @@ internal static class EntryRecord
     {
         isNull.Clear();
         var position = 0;
-        position += (int)VarInt.Read(record, ref position);
+        var idLength = (int)VarInt.Read(record, ref position);
+        position += idLength;
         var previousStart = 0;
         while (position < record.Length)
         {
