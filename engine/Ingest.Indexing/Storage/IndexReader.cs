@@ -1,0 +1,218 @@
+using System.Runtime.InteropServices;
+using Ingest.Indexing.Terms;
+using Ingest.Storage;
+using Ingest.Storage.PostingLists;
+using Ingest.Storage.Trees;
+
+namespace Ingest.Indexing.Storage;
+
+/// <summary>
+/// A consistent view of one index (one read transaction) for the query layer. Every query appends entry ids to the
+/// caller's list in ascending order without repeats. Field numbers are the definition's ordinals; terms are encoded as
+/// extraction encodes them (Terms/). Not thread-safe; dispose it to release the snapshot.
+/// </summary>
+internal sealed class IndexReader : IDisposable
+{
+    private readonly ReadTransaction _tx;
+    private readonly int _fieldCount;
+    private readonly Tree _terms;
+    private readonly Tree _entries;
+    private readonly Tree _docs;
+    private readonly byte[] _key = new byte[Tree.MaxKeySize];
+    private readonly byte[] _high = new byte[Tree.MaxKeySize];
+    private long[]? _chunk;
+
+    internal IndexReader(ReadTransaction tx, int fieldCount)
+    {
+        _tx = tx;
+        _fieldCount = fieldCount;
+        var missing = "The index's trees are missing: the directory is not an index.";
+        _terms = tx.OpenTree(IndexLayout.Terms) ?? throw new InvalidDataException(missing);
+        _entries = tx.OpenTree(IndexLayout.Entries) ?? throw new InvalidDataException(missing);
+        _docs = tx.OpenTree(IndexLayout.Docs) ?? throw new InvalidDataException(missing);
+        var meta = tx.OpenTree(IndexLayout.Meta) ?? throw new InvalidDataException(missing);
+        LastIndexedEtag = meta.TryGet(IndexLayout.LastEtagKey, out var etag) ? IndexLayout.ReadInt64(etag) : 0;
+    }
+
+    /// <summary>The etag this view is consistent with.</summary>
+    public long LastIndexedEtag { get; }
+
+    /// <summary>The entries holding <paramref name="term"/> in <paramref name="field"/>.</summary>
+    public void Lookup(int field, ReadOnlySpan<byte> term, List<long> result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        CheckField(field);
+        if (term.Length > TermLimits.MaxTermBytes)
+        {
+            return;
+        }
+
+        var length = IndexLayout.TermKey(field, term, _key);
+        if (_terms.TryGet(_key.AsSpan(0, length), out var value))
+        {
+            AppendIds(value, result);
+        }
+    }
+
+    /// <summary>The entries with a term of <paramref name="field"/> in [<paramref name="from"/>, <paramref name="to"/>) (unsigned byte order).</summary>
+    public void Range(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> to, List<long> result)
+    {
+        CheckField(field);
+        var high = IndexLayout.TermKey(field, to, _high);
+        Scan(field, from, _high.AsSpan(0, high), result);
+    }
+
+    /// <summary>The entries with a term of <paramref name="field"/> at or after <paramref name="from"/>.</summary>
+    public void RangeFrom(int field, ReadOnlySpan<byte> from, List<long> result)
+    {
+        CheckField(field);
+        Scan(field, from, FieldEnd(field), result);
+    }
+
+    /// <summary>The entries with a term of <paramref name="field"/> starting with <paramref name="prefix"/>.</summary>
+    public void Prefix(int field, ReadOnlySpan<byte> prefix, List<long> result)
+    {
+        CheckField(field);
+        // The first key past the prefix: drop trailing 0xFF bytes and increment the last one left.
+        var end = prefix.LastIndexOfAnyExcept((byte)0xFF);
+        if (end < 0)
+        {
+            Scan(field, prefix, FieldEnd(field), result);
+            return;
+        }
+
+        var high = IndexLayout.TermKey(field, prefix[..(end + 1)], _high);
+        _high[high - 1]++;
+        Scan(field, prefix, _high.AsSpan(0, high), result);
+    }
+
+    /// <summary>
+    /// The entries where <paramref name="field"/> has at least one value of its type (at least one term). An entry
+    /// whose field is missing or null, an empty array, or only values of the wrong type does not exist for the field.
+    /// </summary>
+    public void Exists(int field, List<long> result) => RangeFrom(field, [], result);
+
+    /// <summary>The entries where <paramref name="field"/> is null: missing, or null on the way or at the end of the path.</summary>
+    public void Nulls(int field, List<long> result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        CheckField(field);
+        var list = _tx.OpenPostingList(IndexLayout.NullsName(field));
+        if (list != null)
+        {
+            AppendAll(list, result);
+        }
+    }
+
+    /// <summary>A number field's first value in the entry's document; false when it has none.</summary>
+    public bool TryReadNumber(int field, long entry, out double value)
+    {
+        var found = TryReadColumn(field, entry, out var bytes);
+        value = found ? NumberTerm.Read(bytes) : 0;
+        return found;
+    }
+
+    /// <summary>A datetime field's first value in the entry's document, as UTC ticks; false when it has none.</summary>
+    public bool TryReadDateTimeTicks(int field, long entry, out long utcTicks)
+    {
+        var found = TryReadColumn(field, entry, out var bytes);
+        utcTicks = found ? DateTimeTerm.Read(bytes) : 0;
+        return found;
+    }
+
+    public bool TryGetDocumentId(long entry, out string documentId)
+    {
+        Span<byte> key = stackalloc byte[8];
+        IndexLayout.EntryKey(entry, key);
+        if (_entries.TryGet(key, out var record))
+        {
+            documentId = EntryRecord.DocumentId(record);
+            return true;
+        }
+
+        documentId = "";
+        return false;
+    }
+
+    public bool TryGetEntry(string documentId, out long entry)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(documentId);
+        if (System.Text.Encoding.UTF8.GetByteCount(documentId) <= Tree.MaxKeySize
+            && _docs.TryGet(_key.AsSpan(0, System.Text.Encoding.UTF8.GetBytes(documentId, _key)), out var value))
+        {
+            entry = IndexLayout.ReadInt64(value);
+            return true;
+        }
+
+        entry = 0;
+        return false;
+    }
+
+    public void Dispose() => _tx.Dispose();
+
+    private bool TryReadColumn(int field, long entry, out ReadOnlySpan<byte> bytes)
+    {
+        CheckField(field);
+        var column = _tx.OpenFixedSizeTree(IndexLayout.ColumnName(field));
+        if (column != null && column.TryGet(entry, out bytes))
+        {
+            return true;
+        }
+
+        bytes = default;
+        return false;
+    }
+
+    private ReadOnlySpan<byte> FieldEnd(int field) => _high.AsSpan(0, IndexLayout.TermKey(field + 1, [], _high));
+
+    /// <summary>Unions the ids of every term key in [field + from, high), then sorts and de-duplicates them.</summary>
+    private void Scan(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> high, List<long> result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var first = result.Count;
+        var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, TermLimits.MaxTermBytes)], _key);
+        var cursor = _terms.CreateCursor();
+        for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
+        {
+            AppendIds(cursor.Value, result);
+        }
+
+        var span = CollectionsMarshal.AsSpan(result)[first..];
+        span.Sort();
+        var count = 0;
+        for (var i = 0; i < span.Length; i++)
+        {
+            if (count == 0 || span[count - 1] != span[i])
+            {
+                span[count++] = span[i];
+            }
+        }
+
+        result.RemoveRange(first + count, span.Length - count);
+    }
+
+    private void AppendIds(ReadOnlySpan<byte> value, List<long> result)
+    {
+        if (value[0] == IndexLayout.InlineTag)
+        {
+            InlinePostings.Decode(value, result);
+            return;
+        }
+
+        var list = _tx.OpenPostingList(IndexLayout.PostingsName(IndexLayout.ReadInt64(value[1..])))
+            ?? throw new InvalidDataException("A term's posting list is missing from the index.");
+        AppendAll(list, result);
+    }
+
+    private void AppendAll(PostingList list, List<long> result)
+    {
+        _chunk ??= new long[PostingListIterator.MinBufferLength];
+        var iterator = list.Iterate();
+        for (var n = iterator.Fill(_chunk); n > 0; n = iterator.Fill(_chunk))
+        {
+            result.AddRange(_chunk.AsSpan(0, n));
+        }
+    }
+
+    private void CheckField(int field) => ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)field, (uint)_fieldCount, nameof(field));
+}

@@ -1,0 +1,446 @@
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+using System.Text;
+using Ingest.Indexing.Definitions;
+using Ingest.Indexing.Extraction;
+using Ingest.Storage;
+using Ingest.Storage.FixedSizeTrees;
+using Ingest.Storage.Trees;
+
+namespace Ingest.Indexing.Storage;
+
+/// <summary>
+/// One index's storage: its own <see cref="StorageEnvironment"/> (layout in <see cref="IndexLayout"/>). A batch of
+/// puts and deletes is applied in one write transaction with the batch's last etag: every entry's old terms are
+/// diffed against its new ones, all the batch's (field, term, entry) removals and additions are collected, sorted and
+/// applied per term in one ordered pass (one sorted <c>PostingList.Update</c> or one inline rewrite per term, never
+/// one removal per pair). The work buffers are kept across batches. One writer at a time (the indexing loop); readers
+/// use <see cref="BeginRead"/> from any thread.
+/// </summary>
+internal sealed class IndexStorage : IDisposable
+{
+    /// <summary>Ids a term keeps in its dictionary value before it moves to a posting list of its own.</summary>
+    public const int DefaultInlineLimit = 64;
+
+    private readonly StorageEnvironment _env;
+    private readonly int _inlineLimit;
+    private readonly int _fieldCount;
+    private readonly bool[] _isColumn;
+
+    // Batch work, reused.
+    private readonly ByteArena _arena = new();
+    private readonly ByteArena _record = new();
+    private readonly PostingOpComparer _comparer = new();
+    private readonly List<PostingOp> _ops = [];
+    private readonly List<PostingOp> _nullOps = [];
+    private readonly List<PostingOp> _oldTerms = [];
+    private readonly List<PostingOp> _newTerms = [];
+    private readonly List<long> _additions = [];
+    private readonly List<long> _removals = [];
+    private readonly List<long> _ids = [];
+    private readonly List<long> _merged = [];
+    private readonly Dictionary<string, int> _lastChangeOf = new(StringComparer.Ordinal);
+    private readonly bool[] _oldNull;
+    private readonly bool[] _newNull;
+    private readonly FixedSizeTree?[] _columns;
+    private readonly byte[] _key = new byte[Tree.MaxKeySize];
+    private readonly byte[] _value;
+
+    private IndexStorage(StorageEnvironment env, IndexDefinition definition, int inlineLimit)
+    {
+        _env = env;
+        Definition = definition;
+        _inlineLimit = inlineLimit;
+        _value = new byte[1 + ((inlineLimit + 1) * VarInt.MaxLength)];
+        Extractor = new DocumentExtractor([.. definition.Fields.Select(CompiledIndexField.Compile)]);
+        _fieldCount = definition.Fields.Count;
+        _isColumn = [.. definition.Fields.Select(f => f.Type is IndexFieldType.Number or IndexFieldType.DateTime)];
+        _oldNull = new bool[_fieldCount];
+        _newNull = new bool[_fieldCount];
+        _columns = new FixedSizeTree?[_fieldCount];
+    }
+
+    public IndexDefinition Definition { get; }
+
+    public DocumentExtractor Extractor { get; }
+
+    /// <summary>The etag of the last change committed (0 for a new index).</summary>
+    public long LastIndexedEtag { get; private set; }
+
+    /// <summary>
+    /// Opens (or creates) the index stored in <paramref name="directory"/>. A new index stores
+    /// <paramref name="definition"/>; an existing one must hold an equal definition (a changed definition is a
+    /// rebuild into a new directory, not an open).
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The directory holds a different definition.</exception>
+    public static IndexStorage Open(string directory, IndexDefinition definition, StorageOptions? options = null, int inlineLimit = DefaultInlineLimit)
+    {
+        ArgumentNullException.ThrowIfNull(definition);
+        ArgumentOutOfRangeException.ThrowIfLessThan(inlineLimit, 1);
+        var env = StorageEnvironment.Open(directory, options);
+        try
+        {
+            var storage = new IndexStorage(env, definition, inlineLimit);
+            using var tx = env.BeginWrite();
+            var meta = tx.CreateTree(IndexLayout.Meta);
+            if (meta.TryGet(IndexLayout.DefinitionKey, out var stored))
+            {
+                var parsed = IndexDefinitionJson.Parse(stored);
+                if (!definition.Equals(parsed.Definition))
+                {
+                    throw new InvalidOperationException($"The index in '{directory}' was built from a different definition of '{parsed.Definition?.Name}'; a changed definition needs a rebuild in a new directory.");
+                }
+            }
+            else
+            {
+                meta.Put(IndexLayout.DefinitionKey, IndexDefinitionJson.ToUtf8(definition));
+            }
+
+            storage.LastIndexedEtag = meta.TryGet(IndexLayout.LastEtagKey, out var etag) ? IndexLayout.ReadInt64(etag) : 0;
+            tx.CreateTree(IndexLayout.Terms);
+            tx.CreateTree(IndexLayout.Entries);
+            tx.CreateTree(IndexLayout.Docs);
+            tx.Commit();
+            return storage;
+        }
+        catch
+        {
+            env.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>A batch for this index's fields, to fill, <see cref="Apply"/>, clear and fill again.</summary>
+    public IndexBatch CreateBatch() => new(Extractor);
+
+    /// <summary>A consistent view of the index as of the last commit; dispose it promptly.</summary>
+    public IndexReader BeginRead() => new(_env.BeginRead(), _fieldCount);
+
+    /// <summary>
+    /// Applies <paramref name="batch"/> (a document changed several times in it counts with its last change) and
+    /// commits it with its last etag in one transaction. Does not clear the batch.
+    /// </summary>
+    public void Apply(IndexBatch batch)
+    {
+        ArgumentNullException.ThrowIfNull(batch);
+        if (batch.Count == 0)
+        {
+            return;
+        }
+
+        if (batch.LastEtag <= LastIndexedEtag)
+        {
+            throw new ArgumentException($"The batch ends at etag {batch.LastEtag}, not after the last indexed etag {LastIndexedEtag}.", nameof(batch));
+        }
+
+        _arena.Clear();
+        _ops.Clear();
+        _nullOps.Clear();
+        _lastChangeOf.Clear();
+        for (var i = 0; i < batch.Count; i++)
+        {
+            _lastChangeOf[batch[i].DocumentId] = i;
+        }
+
+        using var tx = _env.BeginWrite();
+        var meta = tx.CreateTree(IndexLayout.Meta);
+        var nextEntry = meta.TryGet(IndexLayout.NextEntryKey, out var next) ? IndexLayout.ReadInt64(next) : 1;
+        for (var f = 0; f < _fieldCount; f++)
+        {
+            _columns[f] = _isColumn[f] ? tx.CreateFixedSizeTree(IndexLayout.ColumnName(f), 8) : null;
+        }
+
+        var entries = tx.CreateTree(IndexLayout.Entries);
+        var docs = tx.CreateTree(IndexLayout.Docs);
+        for (var i = 0; i < batch.Count; i++)
+        {
+            if (_lastChangeOf[batch[i].DocumentId] == i)
+            {
+                CollectEntryChanges(batch, i, entries, docs, ref nextEntry);
+            }
+        }
+
+        ApplyTermChanges(tx);
+        ApplyNullChanges(tx);
+        Span<byte> number = stackalloc byte[8];
+        BinaryPrimitives.WriteInt64LittleEndian(number, nextEntry);
+        meta.Put(IndexLayout.NextEntryKey, number);
+        BinaryPrimitives.WriteInt64LittleEndian(number, batch.LastEtag);
+        meta.Put(IndexLayout.LastEtagKey, number);
+        tx.Commit();
+        LastIndexedEtag = batch.LastEtag;
+        Array.Clear(_columns);
+    }
+
+    public void Dispose() => _env.Dispose();
+
+    /// <summary>Diffs one document's old and new terms into the batch's ops, and rewrites its entry, id and columns.</summary>
+    private void CollectEntryChanges(IndexBatch batch, int index, Tree entries, Tree docs, ref long nextEntry)
+    {
+        var change = batch[index];
+        var idLength = Encoding.UTF8.GetByteCount(change.DocumentId);
+        if (idLength > Tree.MaxKeySize)
+        {
+            throw new ArgumentException($"Document id '{change.DocumentId[..64]}...' is longer than {Tree.MaxKeySize} UTF-8 bytes.", nameof(batch));
+        }
+
+        var docKey = _key.AsSpan(0, Encoding.UTF8.GetBytes(change.DocumentId, _key));
+        Span<byte> entryKey = stackalloc byte[8];
+        _oldTerms.Clear();
+        _newTerms.Clear();
+        long entry;
+        var existed = docs.TryGet(docKey, out var entryValue);
+        if (existed)
+        {
+            entry = IndexLayout.ReadInt64(entryValue);
+            IndexLayout.EntryKey(entry, entryKey);
+            if (entries.TryGet(entryKey, out var record))
+            {
+                EntryRecord.DecodeTerms(record, entry, _arena, _oldTerms, _oldNull);
+            }
+            else
+            {
+                Array.Clear(_oldNull);
+            }
+        }
+        else if (change.IsDelete)
+        {
+            return;
+        }
+        else
+        {
+            entry = nextEntry++;
+            IndexLayout.EntryKey(entry, entryKey);
+            Span<byte> number = stackalloc byte[8];
+            BinaryPrimitives.WriteInt64LittleEndian(number, entry);
+            docs.Put(docKey, number);
+            Array.Clear(_oldNull);
+        }
+
+        var tallies = batch.TalliesOf(index);
+        for (var f = 0; f < _fieldCount; f++)
+        {
+            _newNull[f] = !change.IsDelete && tallies[f].IsNull;
+        }
+
+        for (var t = change.TermStart; t < change.TermEnd; t++)
+        {
+            var term = batch.Terms[t];
+            _newTerms.Add(new PostingOp(batch.Terms.FieldOf(t), _arena.Append(term), term.Length, entry, IsAddition: true));
+        }
+
+        UpdateColumns(entry, existed);
+        _comparer.Arena = _arena.Bytes;
+        var newTerms = CollectionsMarshal.AsSpan(_newTerms);
+        newTerms.Sort(_comparer);
+        var distinct = Distinct(newTerms);
+        DiffInto(CollectionsMarshal.AsSpan(_oldTerms), newTerms[..distinct]);
+        for (var f = 0; f < _fieldCount; f++)
+        {
+            if (_oldNull[f] != _newNull[f])
+            {
+                _nullOps.Add(new PostingOp(f, 0, 0, entry, _newNull[f]));
+            }
+        }
+
+        if (change.IsDelete)
+        {
+            entries.Delete(entryKey);
+            docs.Delete(_key.AsSpan(0, Encoding.UTF8.GetBytes(change.DocumentId, _key)));
+        }
+        else
+        {
+            EntryRecord.Encode(change.DocumentId, newTerms[..distinct], _newNull, _arena.Bytes, _record);
+            entries.Put(entryKey, _record.Bytes.AsSpan(0, _record.Length));
+        }
+    }
+
+    /// <summary>Each numeric field's column holds the entry's first value in document order (the new terms, unsorted yet).</summary>
+    private void UpdateColumns(long entry, bool existed)
+    {
+        for (var f = 0; f < _fieldCount; f++)
+        {
+            var column = _columns[f];
+            if (column == null)
+            {
+                continue;
+            }
+
+            var found = false;
+            foreach (var term in CollectionsMarshal.AsSpan(_newTerms))
+            {
+                if (term.Field == f)
+                {
+                    column.Put(entry, _arena.Bytes.AsSpan(term.Start, term.Length));
+                    found = true;
+                    break;
+                }
+            }
+
+            if (!found && existed)
+            {
+                column.Delete(entry);
+            }
+        }
+    }
+
+    /// <summary>Moves the distinct ops of a sorted span to its front; returns how many there are.</summary>
+    private int Distinct(Span<PostingOp> sorted)
+    {
+        var count = 0;
+        for (var i = 0; i < sorted.Length; i++)
+        {
+            if (count == 0 || _comparer.CompareTerms(sorted[count - 1], sorted[i]) != 0)
+            {
+                sorted[count++] = sorted[i];
+            }
+        }
+
+        return count;
+    }
+
+    /// <summary>Old terms not in the new become removals, new terms not in the old become additions (both sorted).</summary>
+    private void DiffInto(ReadOnlySpan<PostingOp> old, ReadOnlySpan<PostingOp> current)
+    {
+        int o = 0, n = 0;
+        while (o < old.Length || n < current.Length)
+        {
+            var c = o == old.Length ? 1 : n == current.Length ? -1 : _comparer.CompareTerms(old[o], current[n]);
+            if (c < 0)
+            {
+                _ops.Add(old[o++]);
+            }
+            else if (c > 0)
+            {
+                _ops.Add(current[n++]);
+            }
+            else
+            {
+                o++;
+                n++;
+            }
+        }
+    }
+
+    /// <summary>The ordered pass: the batch's ops sorted by (field, term, entry), one dictionary update per term.</summary>
+    private void ApplyTermChanges(WriteTransaction tx)
+    {
+        var terms = tx.CreateTree(IndexLayout.Terms);
+        _comparer.Arena = _arena.Bytes;
+        var ops = CollectionsMarshal.AsSpan(_ops);
+        ops.Sort(_comparer);
+        for (var i = 0; i < ops.Length;)
+        {
+            _additions.Clear();
+            _removals.Clear();
+            var j = i;
+            for (; j < ops.Length && _comparer.CompareTerms(ops[i], ops[j]) == 0; j++)
+            {
+                (ops[j].IsAddition ? _additions : _removals).Add(ops[j].Entry);
+            }
+
+            var keyLength = IndexLayout.TermKey(ops[i].Field, _arena.Bytes.AsSpan(ops[i].Start, ops[i].Length), _key);
+            UpdateTerm(tx, terms, _key.AsSpan(0, keyLength));
+            i = j;
+        }
+    }
+
+    private void UpdateTerm(WriteTransaction tx, Tree terms, ReadOnlySpan<byte> key)
+    {
+        var additions = CollectionsMarshal.AsSpan(_additions);
+        var removals = CollectionsMarshal.AsSpan(_removals);
+        _ids.Clear();
+        var existed = terms.TryGet(key, out var value);
+        if (existed && value[0] == IndexLayout.SpilledTag)
+        {
+            var list = tx.OpenPostingList(IndexLayout.PostingsName(IndexLayout.ReadInt64(value[1..])))
+                ?? throw new InvalidDataException("A term's posting list is missing from the index.");
+            list.Update(additions, removals);
+            return;
+        }
+
+        if (existed)
+        {
+            InlinePostings.Decode(value, _ids);
+        }
+
+        MergeIds(CollectionsMarshal.AsSpan(_ids), additions, removals, _merged);
+        var merged = CollectionsMarshal.AsSpan(_merged);
+        if (merged.Length == 0)
+        {
+            if (existed)
+            {
+                terms.Delete(key);
+            }
+        }
+        else if (merged.Length <= _inlineLimit)
+        {
+            terms.Put(key, _value.AsSpan(0, InlinePostings.Encode(merged, _value)));
+        }
+        else
+        {
+            var meta = tx.CreateTree(IndexLayout.Meta);
+            var number = meta.TryGet(IndexLayout.NextListKey, out var next) ? IndexLayout.ReadInt64(next) : 1;
+            tx.CreatePostingList(IndexLayout.PostingsName(number)).Update(merged, []);
+            Span<byte> spilled = stackalloc byte[9];
+            spilled[0] = IndexLayout.SpilledTag;
+            BinaryPrimitives.WriteInt64LittleEndian(spilled[1..], number);
+            terms.Put(key, spilled);
+            BinaryPrimitives.WriteInt64LittleEndian(spilled[1..], number + 1);
+            meta.Put(IndexLayout.NextListKey, spilled[1..]);
+        }
+    }
+
+    /// <summary>(<paramref name="ids"/> minus <paramref name="removals"/>) union <paramref name="additions"/>, all ascending.</summary>
+    private static void MergeIds(ReadOnlySpan<long> ids, ReadOnlySpan<long> additions, ReadOnlySpan<long> removals, List<long> result)
+    {
+        result.Clear();
+        int i = 0, a = 0, r = 0;
+        while (i < ids.Length || a < additions.Length)
+        {
+            long next;
+            if (a == additions.Length || (i < ids.Length && ids[i] < additions[a]))
+            {
+                next = ids[i++];
+                while (r < removals.Length && removals[r] < next)
+                {
+                    r++;
+                }
+
+                if (r < removals.Length && removals[r] == next)
+                {
+                    continue;
+                }
+            }
+            else
+            {
+                next = additions[a++];
+                if (i < ids.Length && ids[i] == next)
+                {
+                    i++;
+                }
+            }
+
+            result.Add(next);
+        }
+    }
+
+    private void ApplyNullChanges(WriteTransaction tx)
+    {
+        var ops = CollectionsMarshal.AsSpan(_nullOps);
+        ops.Sort(_comparer);
+        for (var i = 0; i < ops.Length;)
+        {
+            _additions.Clear();
+            _removals.Clear();
+            var j = i;
+            for (; j < ops.Length && ops[j].Field == ops[i].Field; j++)
+            {
+                (ops[j].IsAddition ? _additions : _removals).Add(ops[j].Entry);
+            }
+
+            tx.CreatePostingList(IndexLayout.NullsName(ops[i].Field)).Update(CollectionsMarshal.AsSpan(_additions), CollectionsMarshal.AsSpan(_removals));
+            i = j;
+        }
+    }
+}
