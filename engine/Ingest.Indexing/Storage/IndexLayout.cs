@@ -33,6 +33,9 @@ namespace Ingest.Indexing.Storage;
 ///                "next-entry" -> u64, the next entry id to assign (dense, from 1, never reused)
 ///                "next-list"  -> u64, the next spilled posting list number
 ///                "definition" -> the definition's JSON (IndexDefinitionJson)
+///                "entry-count" -> u64, documents in the index
+///                "field-counts" -> | wrong types u64 | nulls u64 | per field, in field order: values skipped for
+///                                  their JSON type (every indexed version counts), entries null for the field now
 /// </code>
 /// A batch changes all of these and the last etag in one write transaction.
 /// </summary>
@@ -56,6 +59,10 @@ internal static class IndexLayout
     public static ReadOnlySpan<byte> NextListKey => "next-list"u8;
 
     public static ReadOnlySpan<byte> DefinitionKey => "definition"u8;
+
+    public static ReadOnlySpan<byte> EntryCountKey => "entry-count"u8;
+
+    public static ReadOnlySpan<byte> FieldCountsKey => "field-counts"u8;
 
     public static string NullsName(int field) => "nulls/" + field.ToString(CultureInfo.InvariantCulture);
 
