@@ -513,6 +513,12 @@ public sealed class IndexManager : IAsyncDisposable
             {
                 Volatile.Write(ref slot.SwapScheduled, 0);
             }
+
+            // A rebuild started (or caught up) while this swap was scheduled was not scheduled itself: look again.
+            if (!_disposed && Find(slot.Name) == slot && slot.Pending is { } next)
+            {
+                TrySwapSoon(slot, next);
+            }
         });
     }
 

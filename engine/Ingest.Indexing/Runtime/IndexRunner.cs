@@ -323,6 +323,9 @@ internal sealed class IndexRunner : IAsyncDisposable
         using (var reader = _store.BeginRead())
         using (var index = _storage.BeginRead())
         {
+            // Exhausting the snapshot means every etag up to its last one was seen: changes whose records are gone
+            // (purged tombstones) have no entry in the feed, and the index must not wait for them.
+            var exhausted = true;
             foreach (var change in reader.GetChangesSince(from))
             {
                 through = change.Etag;
@@ -346,8 +349,14 @@ internal sealed class IndexRunner : IAsyncDisposable
                     || Stopwatch.GetTimestamp() >= deadline
                     || ct.IsCancellationRequested)
                 {
+                    exhausted = false;
                     break;
                 }
+            }
+
+            if (exhausted)
+            {
+                through = Math.Max(through, reader.LastEtag);
             }
         }
 
