@@ -1,3 +1,4 @@
+using System.Text.Json;
 using Ingest.Documents;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
@@ -52,7 +53,18 @@ public sealed partial class IndexRuntime : IAsyncDisposable
             return;
         }
 
-        _manager = await IndexManager.OpenAsync(_store, _directory, _options, _loggerFactory, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            _manager = await IndexManager.OpenAsync(_store, _directory, _options, _loggerFactory, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is InvalidDataException or JsonException or IOException or UnauthorizedAccessException)
+        {
+            // The catalog of definitions itself is unreadable (one damaged index only marks that index errored).
+            throw new InvalidOperationException(
+                $"The indexes in '{_directory}' cannot be opened: {ex.Message} Restore the directory from a backup, or move it aside and define the indexes again (they are rebuilt from the documents).",
+                ex);
+        }
+
         for (var i = 0; i < _configured.Count; i++)
         {
             var definition = _configured[i];

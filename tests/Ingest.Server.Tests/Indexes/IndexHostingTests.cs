@@ -216,6 +216,18 @@ public sealed class IndexHostingTests : IDisposable
         Assert.Equal(2, LookupCount(Manager(server.Services), "Healthy", 0, "ada"u8));
     }
 
+    [Fact]
+    public async Task An_unreadable_index_catalog_stops_start_up_naming_the_indexes_directory()
+    {
+        var indexes = Path.Combine(_dataDirectory, IndexRuntime.IndexesFolder);
+        Directory.CreateDirectory(indexes);
+        await File.WriteAllTextAsync(Path.Combine(indexes, "catalog.json"), "{\"indexes\":[{\"name\":");
+
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => RunningServer.StartAsync(_dataDirectory));
+
+        Assert.Contains($"The indexes in '{Path.GetFullPath(indexes)}' cannot be opened", error.Message, StringComparison.Ordinal);
+    }
+
     private static async Task<JsonElement> GetIndexAsync(RunningServer server, string name)
     {
         using var response = await server.Client.GetAsync(Relative("/indexes/" + name));
