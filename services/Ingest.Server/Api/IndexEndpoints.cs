@@ -32,7 +32,7 @@ public static class IndexEndpoints
     private static IResult GetIndexes(IndexRuntime indexes)
     {
         var statuses = indexes.Manager.GetStatuses();
-        var items = statuses.Select(IndexViews.Summary).OrderBy(s => s.Name, StringComparer.Ordinal).ToArray();
+        var items = statuses.Select(IndexViews.Summary).ToArray();
         return TypedResults.Json(new IndexListResponse(items), IngestHttpJsonContext.Default.IndexListResponse);
     }
 

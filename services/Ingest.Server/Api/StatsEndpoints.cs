@@ -36,7 +36,7 @@ public static class StatsEndpoints
             sources[i] = ToEntry(ingestion.Sources[i].GetStatus());
         }
 
-        var indexSummaries = indexes.Manager.GetStatuses().Select(IndexViews.Summary).OrderBy(s => s.Name, StringComparer.Ordinal).ToArray();
+        var indexSummaries = indexes.Manager.GetStatuses().Select(IndexViews.Summary).ToArray();
         return TypedResults.Json(
             new StatsResponse(storeEntry, collections, sources, stats.DeadLetterCount, indexSummaries), IngestHttpJsonContext.Default.StatsResponse);
     }

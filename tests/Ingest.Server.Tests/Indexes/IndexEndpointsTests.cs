@@ -97,6 +97,8 @@ public sealed class IndexEndpointsTests
     [InlineData("/indexes/Orders", """{"colections":["Orders"],"fields":[]}""", "unknown member")]
     [InlineData("/indexes/Bad%20Name", OrdersByCustomer, "index name 'Bad Name' has ' ' at 3")]
     [InlineData("/indexes/Orders//ByCustomer", OrdersByCustomer, "empty part between '/'")]
+    [InlineData("/indexes/x%252Fy", OrdersByCustomer, "index name 'x%2Fy' has '%' at 1")]
+    [InlineData("/indexes/", OrdersByCustomer, "The parameter 'name' is required")]
     public async Task A_bad_body_or_name_is_a_400_naming_the_problem(string path, string body, string expected)
     {
         await using var server = await StartAsync();
