@@ -188,6 +188,27 @@ public sealed class IndexManagerTests
         Assert.Equal(host.Store.LastEtag, healthy.LastIndexedEtag);
     }
 
+    [Fact]
+    public async Task A_document_put_again_with_its_id_in_other_casing_stays_one_entry()
+    {
+        await using var host = await IndexHost.OpenAsync();
+        await host.Manager.PutAsync(ByCustomer);
+        await host.Store.WriteAsync(new WriteBatch().Put("Orders/1", "Orders", """{"Customer":"before"}"""));
+        await host.CatchUpAsync(ByCustomer.Name);
+        await host.Store.WriteAsync(new WriteBatch().Put("ORDERS/1", "Orders", """{"Customer":"after"}"""));
+        await host.CatchUpAsync(ByCustomer.Name);
+
+        using var reader = host.Manager.BeginRead(ByCustomer.Name)!;
+        Assert.Equal(1, reader.EntryCount);
+        var ids = new List<long>();
+        reader.Lookup(0, KeywordOf("before"), ids);
+        Assert.Empty(ids);
+        reader.Lookup(0, KeywordOf("after"), ids);
+        Assert.True(reader.TryGetDocumentId(Assert.Single(ids), out var id));
+        Assert.Equal("ORDERS/1", id);
+        Assert.True(reader.TryGetEntry("orders/1", out _));
+    }
+
     private static byte[] KeywordOf(string value, bool exactCase = false)
     {
         using var terms = new TermBuffer();
