@@ -33,6 +33,7 @@ public sealed class IndexManager : IAsyncDisposable
     private readonly SemaphoreSlim _gate = new(1, 1);
     private readonly Lock _lock = new();
     private readonly Dictionary<string, IndexSlot> _slots = new(StringComparer.Ordinal);
+    private readonly List<Task> _retiring = [];
     private bool _disposed;
 
     private IndexManager(DocumentStore store, string directory, IndexingOptions options, ILoggerFactory loggerFactory)
@@ -260,6 +261,14 @@ public sealed class IndexManager : IAsyncDisposable
                     await slot.Current.DisposeAsync().ConfigureAwait(false);
                 }
             }
+
+            Task[] retiring;
+            lock (_lock)
+            {
+                retiring = [.. _retiring];
+            }
+
+            await Task.WhenAll(retiring).ConfigureAwait(false);
         }
         finally
         {
@@ -557,6 +566,9 @@ public sealed class IndexManager : IAsyncDisposable
                 }
             }
 
+            // The consumer moves first: a crash before the catalog names the new build leaves the pending build to
+            // resume, and its progress (registered again from its own etag) is still covered by index/<name>.
+            await pending.RenameConsumerAsync(ConsumerOf(slot.Name)).ConfigureAwait(false);
             var oldGeneration = slot.Generation;
             lock (_lock)
             {
@@ -571,19 +583,29 @@ public sealed class IndexManager : IAsyncDisposable
             }
 
             WriteCatalog();
-            await pending.RenameConsumerAsync(ConsumerOf(slot.Name)).ConfigureAwait(false);
-            if (current != null)
-            {
-                await current.DisposeAsync().ConfigureAwait(false);
-            }
-
-            DeleteDirectory(BuildDirectory(slot.Name, oldGeneration));
             Log.IndexSwapped(_logger, slot.Name, slot.Generation);
+
+            // Readers of the old build finish in their own time; its directory goes when the last one is disposed.
+            var retiring = RetireAsync(current, BuildDirectory(slot.Name, oldGeneration));
+            lock (_lock)
+            {
+                _retiring.Add(retiring);
+            }
         }
         finally
         {
             _gate.Release();
         }
+    }
+
+    private static async Task RetireAsync(IndexRunner? runner, string directory)
+    {
+        if (runner != null)
+        {
+            await runner.DisposeAsync().ConfigureAwait(false);
+        }
+
+        DeleteDirectory(directory);
     }
 
     private IndexStatus StatusOf(IndexSlot slot)

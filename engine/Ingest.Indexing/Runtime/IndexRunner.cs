@@ -90,7 +90,10 @@ internal sealed class IndexRunner : IAsyncDisposable
     public long CollectionsLastEtag()
     {
         long last = 0;
-        foreach (var collection in _store.GetStats().Collections)
+
+        // The reader's counters only: DocumentStore.GetStats also sizes the store's files, racing with journal deletion.
+        using var reader = _store.BeginRead();
+        foreach (var collection in reader.GetStats().Collections)
         {
             foreach (var name in _collectionNames)
             {

@@ -143,8 +143,8 @@ public sealed class IndexReader : IDisposable
     public bool TryGetEntry(string documentId, out long entry)
     {
         ArgumentException.ThrowIfNullOrEmpty(documentId);
-        if (System.Text.Encoding.UTF8.GetByteCount(documentId) <= Tree.MaxKeySize
-            && _docs.TryGet(_key.AsSpan(0, System.Text.Encoding.UTF8.GetBytes(documentId, _key)), out var value))
+        var length = IndexLayout.DocumentKey(documentId, _key);
+        if (length >= 0 && _docs.TryGet(_key.AsSpan(0, length), out var value))
         {
             entry = IndexLayout.ReadInt64(value);
             return true;
@@ -154,9 +154,12 @@ public sealed class IndexReader : IDisposable
         return false;
     }
 
-    /// <summary>Whether the index holds the document with this UTF-8 id (no allocation).</summary>
-    public bool ContainsDocument(ReadOnlySpan<byte> documentIdUtf8) =>
-        documentIdUtf8.Length <= Tree.MaxKeySize && _docs.ContainsKey(documentIdUtf8);
+    /// <summary>Whether the index holds the document with this UTF-8 id, in any casing (no allocation).</summary>
+    public bool ContainsDocument(ReadOnlySpan<byte> documentIdUtf8)
+    {
+        var length = IndexLayout.DocumentKey(documentIdUtf8, _key);
+        return length >= 0 && _docs.ContainsKey(_key.AsSpan(0, length));
+    }
 
     public void Dispose()
     {

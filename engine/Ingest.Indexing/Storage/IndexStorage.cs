@@ -248,13 +248,13 @@ internal sealed class IndexStorage : IDisposable
     private void CollectEntryChanges(IndexBatch batch, int index, Tree entries, Tree docs, ref long nextEntry)
     {
         var change = batch[index];
-        var idLength = Encoding.UTF8.GetByteCount(change.DocumentId);
-        if (idLength > Tree.MaxKeySize)
+        var keyLength = IndexLayout.DocumentKey(change.DocumentId, _key);
+        if (keyLength < 0)
         {
-            throw new ArgumentException($"Document id '{change.DocumentId[..64]}...' is longer than {Tree.MaxKeySize} UTF-8 bytes.", nameof(batch));
+            throw new ArgumentException($"Document id '{change.DocumentId[..64]}...' is too long for an index key.", nameof(batch));
         }
 
-        var docKey = _key.AsSpan(0, Encoding.UTF8.GetBytes(change.DocumentId, _key));
+        var docKey = _key.AsSpan(0, keyLength);
         Span<byte> entryKey = stackalloc byte[8];
         _oldTerms.Clear();
         _newTerms.Clear();
@@ -318,7 +318,7 @@ internal sealed class IndexStorage : IDisposable
         if (change.IsDelete)
         {
             entries.Delete(entryKey);
-            docs.Delete(_key.AsSpan(0, Encoding.UTF8.GetBytes(change.DocumentId, _key)));
+            docs.Delete(_key.AsSpan(0, IndexLayout.DocumentKey(change.DocumentId, _key)));
         }
         else
         {
