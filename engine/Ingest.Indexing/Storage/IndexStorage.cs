@@ -183,6 +183,9 @@ internal sealed class IndexStorage : IDisposable
         Array.Clear(_columns);
     }
 
+    /// <summary>Checks every page of the index (see <see cref="StorageEnvironment.Verify"/>); its page count is the index's live size.</summary>
+    public VerificationReport Verify() => _env.Verify();
+
     public void Dispose() => _env.Dispose();
 
     /// <summary>Diffs one document's old and new terms into the batch's ops, and rewrites its entry, id and columns.</summary>

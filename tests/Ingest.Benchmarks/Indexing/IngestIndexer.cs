@@ -1,0 +1,122 @@
+using System.Diagnostics;
+using Ingest.Documents;
+using Ingest.Indexing.Storage;
+using Ingest.Storage;
+
+namespace Ingest.Benchmarks.Indexing;
+
+/// <summary>
+/// The Ingest side: reads the document store's changes feed after the index's last etag, extracts each order into
+/// one reused <see cref="IndexBatch"/> and applies it with <see cref="IndexStorage"/> (one durable commit per batch),
+/// closing batches by the rules of <see cref="BatchLimits"/>. The engine's own indexing loop (IndexRunner) applies
+/// the same rules; this stands in for it until it lands.
+/// </summary>
+internal sealed class IngestIndexer : IDisposable
+{
+    // Batch memory as the loop accounts it: the term buffer's bytes, plus per term its copy in the storage's arena
+    // and its sorted (field, term, entry) op, plus per document its change record and id.
+    private const int BytesPerTerm = 48;
+    private const int BytesPerDocument = 160;
+
+    private readonly DocumentStore _store;
+    private readonly IndexStorage _index;
+    private readonly IndexBatch _batch;
+
+    public IngestIndexer(DocumentStore store, string directory, bool postingsOneByOne = false)
+    {
+        _store = store;
+        _index = IndexStorage.Open(directory, OrderIndex.Definition, new StorageOptions { SyncMode = SyncMode.Durable });
+        _index.ApplyPostingsOneByOne = postingsOneByOne;
+        _batch = _index.CreateBatch();
+        Directory = directory;
+    }
+
+    public string Directory { get; }
+
+    public long BatchesClosed { get; private set; }
+
+    public long LargestBatch { get; private set; }
+
+    public long PeakBatchBytes { get; private set; }
+
+    /// <summary>Posting list updates and leaves merged over every batch applied so far (the engine's counters).</summary>
+    public long PostingListUpdates { get; private set; }
+
+    public long PostingListLeavesMerged { get; private set; }
+
+    /// <summary>Indexes every change after the index's last etag; returns how many changes it read.</summary>
+    public long CatchUp(BatchLimits limits)
+    {
+        long changes = 0;
+        while (true)
+        {
+            var read = FillBatch(limits);
+            if (read == 0)
+            {
+                return changes;
+            }
+
+            changes += read;
+            _index.Apply(_batch);
+            BatchesClosed++;
+            LargestBatch = Math.Max(LargestBatch, read);
+            PostingListUpdates += _index.LastApplyCounters.PostingListUpdates;
+            PostingListLeavesMerged += _index.LastApplyCounters.PostingListLeavesMerged;
+            _batch.Clear();
+        }
+    }
+
+    /// <summary>The index's live pages (every page reachable from its trees), in bytes.</summary>
+    public long LiveBytes() => _index.Verify().PagesChecked * 8192;
+
+    public void Dispose()
+    {
+        _batch.Dispose();
+        _index.Dispose();
+    }
+
+    private int FillBatch(BatchLimits limits)
+    {
+        var started = Stopwatch.GetTimestamp();
+        var count = 0;
+        using var reader = _store.BeginRead();
+        foreach (var change in reader.GetChangesSince(_index.LastIndexedEtag))
+        {
+            if (!change.CollectionUtf8.SequenceEqual("Orders"u8))
+            {
+                continue;
+            }
+
+            if (change.IsDeleted)
+            {
+                _batch.Delete(change.Id, change.Etag);
+            }
+            else
+            {
+                _batch.Put(change.Id, change.Etag, change.Body);
+            }
+
+            count++;
+            if (count == limits.MaxDocuments)
+            {
+                break;
+            }
+
+            // Checked every 256 documents: the clock and the sums cost more than the check is worth per document.
+            if ((count & 255) == 0)
+            {
+                var bytes = BatchBytes();
+                PeakBatchBytes = Math.Max(PeakBatchBytes, bytes);
+                if (bytes >= limits.MemoryBudgetBytes || Stopwatch.GetElapsedTime(started) >= limits.MaxDuration)
+                {
+                    break;
+                }
+            }
+        }
+
+        PeakBatchBytes = Math.Max(PeakBatchBytes, BatchBytes());
+        return count;
+    }
+
+    private long BatchBytes() => _batch.Terms.CapacityBytes + ((long)_batch.Terms.Count * BytesPerTerm) + ((long)_batch.Count * BytesPerDocument);
+}
