@@ -32,6 +32,7 @@ internal sealed class IndexStorage : IDisposable
     private readonly ByteArena _arena = new();
     private readonly ByteArena _record = new();
     private readonly PostingOpComparer _comparer = new();
+    private readonly PostingOpGroups _groups;
     private readonly List<PostingOp> _ops = [];
     private readonly List<PostingOp> _nullOps = [];
     private readonly List<PostingOp> _oldTerms = [];
@@ -59,6 +60,7 @@ internal sealed class IndexStorage : IDisposable
         _oldNull = new bool[_fieldCount];
         _newNull = new bool[_fieldCount];
         _columns = new FixedSizeTree?[_fieldCount];
+        _groups = new PostingOpGroups(_comparer);
     }
 
     public IndexDefinition Definition { get; }
@@ -162,6 +164,10 @@ internal sealed class IndexStorage : IDisposable
 
         var entries = tx.CreateTree(IndexLayout.Entries);
         var docs = tx.CreateTree(IndexLayout.Docs);
+
+        // At least one op and its bytes per new term: grown once, not by doubling through fresh memory (page faults).
+        _ops.EnsureCapacity(batch.Terms.Count);
+        _arena.Reserve(batch.Terms.ByteCount);
         for (var i = 0; i < batch.Count; i++)
         {
             if (_lastChangeOf[batch[i].DocumentId] == i)
@@ -336,33 +342,22 @@ internal sealed class IndexStorage : IDisposable
         }
     }
 
-    /// <summary>The ordered pass: the batch's ops sorted by (field, term, entry), one dictionary update per term.</summary>
+    /// <summary>The ordered pass: the batch's ops grouped by term in key order, one dictionary update per term.</summary>
     private void ApplyTermChanges(WriteTransaction tx)
     {
         var terms = tx.CreateTree(IndexLayout.Terms);
         _comparer.Arena = _arena.Bytes;
-        var ops = CollectionsMarshal.AsSpan(_ops);
-        ops.Sort(_comparer);
-        for (var i = 0; i < ops.Length;)
+        _groups.Group(CollectionsMarshal.AsSpan(_ops));
+        for (var rank = 0; rank < _groups.Count; rank++)
         {
-            _additions.Clear();
-            _removals.Clear();
-            var j = i;
-            for (; j < ops.Length && _comparer.CompareTerms(ops[i], ops[j]) == 0; j++)
-            {
-                (ops[j].IsAddition ? _additions : _removals).Add(ops[j].Entry);
-            }
-
-            var keyLength = IndexLayout.TermKey(ops[i].Field, _arena.Bytes.AsSpan(ops[i].Start, ops[i].Length), _key);
-            UpdateTerm(tx, terms, _key.AsSpan(0, keyLength));
-            i = j;
+            var term = _groups.Term(rank);
+            var keyLength = IndexLayout.TermKey(term.Field, _arena.Bytes.AsSpan(term.Start, term.Length), _key);
+            UpdateTerm(tx, terms, _key.AsSpan(0, keyLength), _groups.Additions(rank), _groups.Removals(rank));
         }
     }
 
-    private void UpdateTerm(WriteTransaction tx, Tree terms, ReadOnlySpan<byte> key)
+    private void UpdateTerm(WriteTransaction tx, Tree terms, ReadOnlySpan<byte> key, ReadOnlySpan<long> additions, ReadOnlySpan<long> removals)
     {
-        var additions = CollectionsMarshal.AsSpan(_additions);
-        var removals = CollectionsMarshal.AsSpan(_removals);
         _ids.Clear();
         var existed = terms.TryGet(key, out var value);
         if (existed && value[0] == IndexLayout.SpilledTag)
