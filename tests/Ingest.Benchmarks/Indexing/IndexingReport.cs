@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.Json;
 using Ingest.Benchmarks.Reporting;
 using Ingest.Benchmarks.Storage.Workloads;
 using Spectre.Console;
@@ -15,11 +14,7 @@ internal static class IndexingReport
 {
     public static void WriteTable(IReadOnlyList<IndexingWorkload> workloads, IReadOnlyList<IndexingResult> results)
     {
-        var console = AnsiConsole.Console;
-        if (Console.IsOutputRedirected)
-        {
-            console.Profile.Width = Math.Max(console.Profile.Width, 160);
-        }
+        var console = ReportFormat.Console(160);
 
         var table = new Table().Border(TableBorder.Rounded);
         table.AddColumn("workload");
@@ -37,17 +32,17 @@ internal static class IndexingReport
             var row = new List<IRenderable> { new Text(workload.Name), new Text(workload.Unit) };
             row.AddRange(IndexingCommand.Systems.Select(system => new Text(Cell(workload.Name, Find(results, workload.Name, system)))));
             var ingest = Find(results, workload.Name, IndexingCommand.Ingest);
-            row.Add(new Text(Ratio(ingest, Find(results, workload.Name, IndexingCommand.Lucene))));
-            row.Add(new Text(Ratio(ingest, Find(results, workload.Name, IndexingCommand.Sqlite))));
+            row.Add(new Text(ReportFormat.Ratio(ingest, Find(results, workload.Name, IndexingCommand.Lucene))));
+            row.Add(new Text(ReportFormat.Ratio(ingest, Find(results, workload.Name, IndexingCommand.Sqlite))));
             row.Add(new Text(workload.Target));
             table.AddRow(row);
         }
 
         console.Write(table);
         console.WriteLine("index-build cells add index bytes per document (live pages for ingest, files for lucene, pages for sqlite); rebuild cells add batches closed.");
-        console.WriteLine($"unbounded vs capped rebuild:        {Ratio(Ingest(results, IndexingWorkload.RebuildUnbounded), Ingest(results, IndexingWorkload.RebuildCapped))} (target >= 2x)");
-        console.WriteLine($"churn, sorted vs one-by-one:        {Ratio(Ingest(results, IndexingWorkload.Churn), Ingest(results, IndexingWorkload.ChurnOneByOne))} (target >= 5x)");
-        console.WriteLine($"index-build, ingest vs lucene:      {Ratio(Ingest(results, IndexingWorkload.Build), Find(results, IndexingWorkload.Build, IndexingCommand.Lucene))} (target >= 3x); vs sqlite: {Ratio(Ingest(results, IndexingWorkload.Build), Find(results, IndexingWorkload.Build, IndexingCommand.Sqlite))}");
+        console.WriteLine($"unbounded vs capped rebuild:        {ReportFormat.Ratio(Ingest(results, IndexingWorkload.RebuildUnbounded), Ingest(results, IndexingWorkload.RebuildCapped))} (target >= 2x)");
+        console.WriteLine($"churn, sorted vs one-by-one:        {ReportFormat.Ratio(Ingest(results, IndexingWorkload.Churn), Ingest(results, IndexingWorkload.ChurnOneByOne))} (target >= 5x)");
+        console.WriteLine($"index-build, ingest vs lucene:      {ReportFormat.Ratio(Ingest(results, IndexingWorkload.Build), Find(results, IndexingWorkload.Build, IndexingCommand.Lucene))} (target >= 3x); vs sqlite: {ReportFormat.Ratio(Ingest(results, IndexingWorkload.Build), Find(results, IndexingWorkload.Build, IndexingCommand.Sqlite))}");
         console.WriteLine($"load:    {MachineInfo.Describe(Path.GetTempPath()).LoadAverage} (1/5/15 min at the end of the run; the cores may be shared)");
         foreach (var failed in results.Where(r => r.Outcome is WorkloadFailed))
         {
@@ -55,25 +50,12 @@ internal static class IndexingReport
         }
     }
 
-    public static void WriteJson(string path, IEnumerable<IndexingResult> results)
-    {
-        var records = results
-            .Where(r => r.Outcome is WorkloadMeasurement)
-            .Select(r =>
-            {
-                var m = (WorkloadMeasurement)r.Outcome;
-                return new BenchmarkRecord(r.Workload, r.System, Round(m.OpsPerSec, 1), Round(m.NsPerOp, 2), Round(m.BytesAllocatedPerOp, 2), Round(m.Value, 4));
-            })
-            .ToList();
-        var directory = Path.GetDirectoryName(Path.GetFullPath(path));
-        if (directory is not null)
-        {
-            Directory.CreateDirectory(directory);
-        }
-
-        using var stream = File.Create(path);
-        JsonSerializer.Serialize(stream, records, BenchmarkJsonContext.Default.ListBenchmarkRecord);
-    }
+    public static void WriteJson(string path, IEnumerable<IndexingResult> results) =>
+        BenchmarkJsonFile.Write(
+            path,
+            results
+                .Where(r => r.Outcome is WorkloadMeasurement)
+                .Select(r => BenchmarkJsonFile.Record(r.Workload, r.System, (WorkloadMeasurement)r.Outcome)));
 
     public static string Describe(string system, string workload, WorkloadMeasurement m, string detail) => string.Create(
         CultureInfo.InvariantCulture,
@@ -95,11 +77,4 @@ internal static class IndexingReport
         WorkloadMeasurement { OpsPerSec: { } ops } => ops.ToString("N0", CultureInfo.InvariantCulture),
         _ => "?",
     };
-
-    private static string Ratio(WorkloadOutcome? mine, WorkloadOutcome? theirs) =>
-        (mine, theirs) is (WorkloadMeasurement { OpsPerSec: { } a }, WorkloadMeasurement { OpsPerSec: { } b and > 0 })
-            ? string.Create(CultureInfo.InvariantCulture, $"{a / b:0.00}x")
-            : "-";
-
-    private static double? Round(double? value, int digits) => value is { } v ? Math.Round(v, digits) : null;
 }
