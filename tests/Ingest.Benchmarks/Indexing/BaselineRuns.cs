@@ -10,12 +10,17 @@ internal static class BaselineRuns
     {
         var wanted = workloads.Select(w => w.Name).ToHashSet(StringComparer.Ordinal);
         var results = new List<IndexingResult>();
-        var warmDirectory = Path.Combine(directory, "warm-up");
-        Directory.CreateDirectory(warmDirectory);
-        using (var warm = Open(system, warmDirectory))
+        for (var round = 0; round < WarmUp.Rounds; round++)
         {
-            warm.Build(warmUp.Data);
-            warm.Churn(warmUp.Data, warmUp.Churn);
+            var warmDirectory = Path.Combine(directory, $"warm-up-{round}");
+            Directory.CreateDirectory(warmDirectory);
+            using (var warm = Open(system, warmDirectory))
+            {
+                warm.Build(warmUp.Data);
+                warm.Churn(warmUp.Data, warmUp.Churn);
+            }
+
+            WarmUp.LetTheJitCatchUp();
         }
 
         using var indexer = Open(system, directory);

@@ -17,13 +17,18 @@ internal static class IngestRuns
         var wanted = workloads.Select(w => w.Name).ToHashSet(StringComparer.Ordinal);
         var results = new List<IndexingResult>();
         Console.WriteLine($"[{IndexingCommand.Ingest}] Ingest.Indexing IndexStorage, SyncMode.Durable, one commit per batch; the backlog read from the document store's changes feed");
-        using (var warmStore = IndexingCommand.OpenStore(Path.Combine(directory, "warm-up-documents")))
-        using (var warmIndex = new IngestIndexer(warmStore, Path.Combine(directory, "warm-up-index")))
+        for (var round = 0; round < WarmUp.Rounds; round++)
         {
-            WriteAll(warmStore, warmUp.Data, churn: null, sizes.LoadBatch);
-            warmIndex.CatchUp(BatchLimits.Unbounded);
-            WriteAll(warmStore, warmUp.Data, warmUp.Churn, sizes.LoadBatch);
-            warmIndex.CatchUp(BatchLimits.Unbounded);
+            using (var warmStore = IndexingCommand.OpenStore(Path.Combine(directory, $"warm-up-documents-{round}")))
+            using (var warmIndex = new IngestIndexer(warmStore, Path.Combine(directory, $"warm-up-index-{round}")))
+            {
+                WriteAll(warmStore, warmUp.Data, churn: null, sizes.LoadBatch);
+                warmIndex.CatchUp(BatchLimits.Unbounded);
+                WriteAll(warmStore, warmUp.Data, warmUp.Churn, sizes.LoadBatch);
+                warmIndex.CatchUp(BatchLimits.Unbounded);
+            }
+
+            WarmUp.LetTheJitCatchUp();
         }
 
         var storeDirectory = Path.Combine(directory, "documents");
