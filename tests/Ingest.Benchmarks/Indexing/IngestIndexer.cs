@@ -1,5 +1,7 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using Ingest.Documents;
+using Ingest.Indexing.Extraction;
 using Ingest.Indexing.Storage;
 using Ingest.Storage;
 
@@ -13,10 +15,12 @@ namespace Ingest.Benchmarks.Indexing;
 /// </summary>
 internal sealed class IngestIndexer : IDisposable
 {
-    // Batch memory as the loop accounts it: the term buffer's bytes, plus per term its copy in the storage's arena
-    // and its sorted (field, term, entry) op, plus per document its change record and id.
-    private const int BytesPerTerm = 48;
-    private const int BytesPerDocument = 160;
+    // Batch memory as the engine's IndexRunner accounts it: the batch's used bytes and what applying it will hold
+    // (its term bytes copied into the arena, two posting ops per term, a record per change), doubled because arrays
+    // grow by doubling, plus the document id strings.
+    private const int BytesPerApplyTerm = 2 * 24;
+    private const int BytesPerApplyChange = 32;
+    private const int StringOverheadBytes = 22;
 
     private readonly DocumentStore _store;
     private readonly IndexStorage _index;
@@ -79,6 +83,7 @@ internal sealed class IngestIndexer : IDisposable
     {
         var started = Stopwatch.GetTimestamp();
         var count = 0;
+        long idBytes = 0;
         using var reader = _store.BeginRead();
         foreach (var change in reader.GetChangesSince(_index.LastIndexedEtag))
         {
@@ -87,36 +92,35 @@ internal sealed class IngestIndexer : IDisposable
                 continue;
             }
 
+            var id = change.Id;
+            idBytes += StringOverheadBytes + (2L * id.Length);
             if (change.IsDeleted)
             {
-                _batch.Delete(change.Id, change.Etag);
+                _batch.Delete(id, change.Etag);
             }
             else
             {
-                _batch.Put(change.Id, change.Etag, change.Body);
+                _batch.Put(id, change.Etag, change.Body);
             }
 
             count++;
-            if (count == limits.MaxDocuments)
+            var bytes = BatchBytes(idBytes);
+            PeakBatchBytes = Math.Max(PeakBatchBytes, bytes);
+            if (count == limits.MaxDocuments || bytes >= limits.MemoryBudgetBytes || Stopwatch.GetElapsedTime(started) >= limits.MaxDuration)
             {
                 break;
             }
-
-            // Checked every 256 documents: the clock and the sums cost more than the check is worth per document.
-            if ((count & 255) == 0)
-            {
-                var bytes = BatchBytes();
-                PeakBatchBytes = Math.Max(PeakBatchBytes, bytes);
-                if (bytes >= limits.MemoryBudgetBytes || Stopwatch.GetElapsedTime(started) >= limits.MaxDuration)
-                {
-                    break;
-                }
-            }
         }
 
-        PeakBatchBytes = Math.Max(PeakBatchBytes, BatchBytes());
         return count;
     }
 
-    private long BatchBytes() => _batch.Terms.CapacityBytes + ((long)_batch.Terms.Count * BytesPerTerm) + ((long)_batch.Count * BytesPerDocument);
+    private long BatchBytes(long idBytes)
+    {
+        var terms = _batch.Terms;
+        var perChange = Unsafe.SizeOf<IndexChange>() + (OrderIndex.Definition.Fields.Count * Unsafe.SizeOf<FieldTally>());
+        var used = terms.ByteCount + (terms.Count * 2L * sizeof(int)) + ((long)_batch.Count * perChange);
+        var apply = (2L * terms.ByteCount) + ((long)terms.Count * BytesPerApplyTerm) + ((long)_batch.Count * BytesPerApplyChange);
+        return (2 * (used + apply)) + idBytes;
+    }
 }
