@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Ingest.Indexing.Storage;
@@ -28,6 +29,13 @@ internal sealed class PostingOpGroups
         _comparer = comparer;
         _ids = new Dictionary<PostingOp, int>(new PostingOpTermEquality(comparer));
     }
+
+    /// <summary>Bytes the kept arrays hold (about: a dictionary slot is counted as 48 bytes), for a batch memory budget.</summary>
+    public long CapacityBytes =>
+        (_ids.EnsureCapacity(0) * 48L)
+        + ((long)_terms.Capacity * Unsafe.SizeOf<PostingOp>())
+        + ((long)(_rankOfOp.Length + _rankOfId.Length + _additionStarts.Length + _removalStarts.Length + _next.Length) * sizeof(int))
+        + ((long)(_additions.Length + _removals.Length) * sizeof(long));
 
     /// <summary>Distinct terms of the last <see cref="Group"/>.</summary>
     public int Count => _terms.Count;

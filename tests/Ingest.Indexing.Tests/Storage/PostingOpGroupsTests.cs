@@ -52,11 +52,13 @@ public sealed class PostingOpGroupsTests
         groups.Group(Enumerable.Range(0, 100).Select(i => new PostingOp(0, i % 2 == 0 ? x : y, 1, 100 - i, IsAddition: true)).ToArray());
         Assert.Equal(2, groups.Count);
         Assert.Equal(50, groups.Additions(0).Length);
+        var kept = groups.CapacityBytes;
 
         groups.Group([new PostingOp(0, y, 1, 8, IsAddition: false)]);
 
         Assert.Equal(1, groups.Count);
         Assert.Equal(0, groups.Additions(0).Length);
         Assert.Equal([8L], groups.Removals(0).ToArray());
+        Assert.Equal(kept, groups.CapacityBytes);
     }
 }
