@@ -49,9 +49,10 @@ public sealed class PostingOpGroupsTests
         var y = arena.Append("y"u8);
         comparer.Arena = arena.Bytes;
         var groups = new PostingOpGroups(comparer);
-        groups.Group(Enumerable.Range(0, 100).Select(i => new PostingOp(0, i % 2 == 0 ? x : y, 1, 100 - i, IsAddition: true)).ToArray());
+        groups.Group(Enumerable.Range(0, 100).Select(i => new PostingOp(0, i % 2 == 0 ? x : y, 1, 100 - i, IsAddition: i % 10 != 0)).ToArray());
         Assert.Equal(2, groups.Count);
-        Assert.Equal(50, groups.Additions(0).Length);
+        Assert.Equal(40, groups.Additions(0).Length);
+        Assert.Equal(10, groups.Removals(0).Length);
         var kept = groups.CapacityBytes;
 
         groups.Group([new PostingOp(0, y, 1, 8, IsAddition: false)]);
