@@ -32,7 +32,7 @@ internal sealed class IndexStorage : IDisposable
     private readonly ByteArena _arena = new();
     private readonly ByteArena _record = new();
     private readonly PostingOpComparer _comparer = new();
-    private readonly PostingOpGroups _groups;
+    private readonly PostingOpGroups _groups = new();
     private readonly List<PostingOp> _ops = [];
     private readonly List<PostingOp> _nullOps = [];
     private readonly List<PostingOp> _oldTerms = [];
@@ -60,7 +60,6 @@ internal sealed class IndexStorage : IDisposable
         _oldNull = new bool[_fieldCount];
         _newNull = new bool[_fieldCount];
         _columns = new FixedSizeTree?[_fieldCount];
-        _groups = new PostingOpGroups(_comparer);
     }
 
     public IndexDefinition Definition { get; }
@@ -69,15 +68,6 @@ internal sealed class IndexStorage : IDisposable
 
     /// <summary>The etag of the last change committed (0 for a new index).</summary>
     public long LastIndexedEtag { get; private set; }
-
-    /// <summary>What the last <see cref="Apply"/> did in the engine: page accesses, descents, posting list updates.</summary>
-    public TransactionCounters LastApplyCounters { get; private set; }
-
-    /// <summary>
-    /// For the indexing benchmark's comparison only: applies each (term, entry) change of a term that has a
-    /// posting list with its own <c>Remove</c> or <c>Add</c>, as an index without sorted batches would. Off by default.
-    /// </summary>
-    internal bool ApplyPostingsOneByOne { get; set; }
 
     /// <summary>
     /// Opens (or creates) the index stored in <paramref name="directory"/>. A new index stores
@@ -183,11 +173,20 @@ internal sealed class IndexStorage : IDisposable
         meta.Put(IndexLayout.NextEntryKey, number);
         BinaryPrimitives.WriteInt64LittleEndian(number, batch.LastEtag);
         meta.Put(IndexLayout.LastEtagKey, number);
-        LastApplyCounters = tx.Counters;
         tx.Commit();
         LastIndexedEtag = batch.LastEtag;
         Array.Clear(_columns);
+        LastApplyCounters = tx.Counters;
     }
+
+    /// <summary>What the last <see cref="Apply"/> did in the engine: page accesses, descents, posting list updates.</summary>
+    public TransactionCounters LastApplyCounters { get; private set; }
+
+    /// <summary>
+    /// For the indexing benchmark's comparison only: applies each (term, entry) change of a term that has a
+    /// posting list with its own <c>Remove</c> or <c>Add</c>, as an index without sorted batches would. Off by default.
+    /// </summary>
+    internal bool ApplyPostingsOneByOne { get; set; }
 
     /// <summary>Checks every page of the index (see <see cref="StorageEnvironment.Verify"/>); its page count is the index's live size.</summary>
     public VerificationReport Verify() => _env.Verify();
@@ -346,8 +345,7 @@ internal sealed class IndexStorage : IDisposable
     private void ApplyTermChanges(WriteTransaction tx)
     {
         var terms = tx.CreateTree(IndexLayout.Terms);
-        _comparer.Arena = _arena.Bytes;
-        _groups.Group(CollectionsMarshal.AsSpan(_ops));
+        _groups.Group(CollectionsMarshal.AsSpan(_ops), _arena.Bytes);
         for (var rank = 0; rank < _groups.Count; rank++)
         {
             var term = _groups.Term(rank);

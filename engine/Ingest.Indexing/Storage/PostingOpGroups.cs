@@ -12,7 +12,7 @@ namespace Ingest.Indexing.Storage;
 /// </summary>
 internal sealed class PostingOpGroups
 {
-    private readonly PostingOpComparer _comparer;
+    private readonly PostingOpComparer _comparer = new();
     private readonly Dictionary<PostingOp, int> _ids;
     private readonly List<PostingOp> _terms = []; // the distinct terms; Entry holds the term's id until sorted
     private int[] _rankOfOp = [];
@@ -23,11 +23,9 @@ internal sealed class PostingOpGroups
     private long[] _additions = [];
     private long[] _removals = [];
 
-    /// <param name="comparer">Orders the terms; its arena must hold the ops' term bytes when <see cref="Group"/> runs.</param>
-    public PostingOpGroups(PostingOpComparer comparer)
+    public PostingOpGroups()
     {
-        _comparer = comparer;
-        _ids = new Dictionary<PostingOp, int>(new PostingOpTermEquality(comparer));
+        _ids = new Dictionary<PostingOp, int>(new PostingOpTermEquality(_comparer));
     }
 
     /// <summary>Bytes the kept arrays hold (about: a dictionary slot is counted as 48 bytes), for a batch memory budget.</summary>
@@ -49,8 +47,10 @@ internal sealed class PostingOpGroups
     /// <summary>Entries group <paramref name="rank"/>'s term loses, ascending.</summary>
     public ReadOnlySpan<long> Removals(int rank) => _removals.AsSpan(_removalStarts[rank], _removalStarts[rank + 1] - _removalStarts[rank]);
 
-    public void Group(ReadOnlySpan<PostingOp> ops)
+    /// <summary>Groups <paramref name="ops"/>, whose term bytes are in <paramref name="arena"/>.</summary>
+    public void Group(ReadOnlySpan<PostingOp> ops, byte[] arena)
     {
+        _comparer.Arena = arena;
         _ids.Clear();
         _terms.Clear();
         Grow(ref _rankOfOp, ops.Length);

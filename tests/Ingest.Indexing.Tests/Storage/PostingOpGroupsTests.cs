@@ -9,7 +9,6 @@ public sealed class PostingOpGroupsTests
     public void Groups_come_in_field_then_term_byte_order_with_ascending_additions_and_removals()
     {
         var arena = new ByteArena();
-        var comparer = new PostingOpComparer();
         var ops = new List<PostingOp>();
         void Op(int field, string term, long entry, bool add) =>
             ops.Add(new PostingOp(field, arena.Append(Encoding.UTF8.GetBytes(term)), Encoding.UTF8.GetByteCount(term), entry, add));
@@ -23,10 +22,9 @@ public sealed class PostingOpGroupsTests
         Op(1, "b", 5, add: false);
         Op(0, "b", 1, add: true);
         Op(1, "ab", 6, add: true);
-        comparer.Arena = arena.Bytes;
-        var groups = new PostingOpGroups(comparer);
+        var groups = new PostingOpGroups();
 
-        groups.Group(ops.ToArray());
+        groups.Group(ops.ToArray(), arena.Bytes);
 
         var seen = Enumerable.Range(0, groups.Count)
             .Select(rank => (
@@ -44,18 +42,16 @@ public sealed class PostingOpGroupsTests
     public void A_second_smaller_batch_reuses_the_buffers_without_stale_entries()
     {
         var arena = new ByteArena();
-        var comparer = new PostingOpComparer();
         var x = arena.Append("x"u8);
         var y = arena.Append("y"u8);
-        comparer.Arena = arena.Bytes;
-        var groups = new PostingOpGroups(comparer);
-        groups.Group(Enumerable.Range(0, 100).Select(i => new PostingOp(0, i % 2 == 0 ? x : y, 1, 100 - i, IsAddition: i % 10 != 0)).ToArray());
+        var groups = new PostingOpGroups();
+        groups.Group(Enumerable.Range(0, 100).Select(i => new PostingOp(0, i % 2 == 0 ? x : y, 1, 100 - i, IsAddition: i % 10 != 0)).ToArray(), arena.Bytes);
         Assert.Equal(2, groups.Count);
         Assert.Equal(40, groups.Additions(0).Length);
         Assert.Equal(10, groups.Removals(0).Length);
         var kept = groups.CapacityBytes;
 
-        groups.Group([new PostingOp(0, y, 1, 8, IsAddition: false)]);
+        groups.Group([new PostingOp(0, y, 1, 8, IsAddition: false)], arena.Bytes);
 
         Assert.Equal(1, groups.Count);
         Assert.Equal(0, groups.Additions(0).Length);
