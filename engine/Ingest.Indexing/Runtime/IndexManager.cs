@@ -135,63 +135,27 @@ public sealed class IndexManager : IAsyncDisposable
     }
 
     /// <summary>Deletes an index: stops its loops, removes it from the catalog, unregisters its consumers, deletes its directories.</summary>
-    public async Task<bool> DeleteAsync(string name, CancellationToken ct = default)
+    public Task<bool> DeleteAsync(string name, CancellationToken ct = default) => WithIndexAsync(name, ct, async slot =>
     {
-        ArgumentNullException.ThrowIfNull(name);
-        await _gate.WaitAsync(ct).ConfigureAwait(false);
-        try
+        lock (_lock)
         {
-            ObjectDisposedException.ThrowIf(_disposed, this);
-            var slot = Find(name);
-            if (slot == null)
-            {
-                return false;
-            }
-
-            lock (_lock)
-            {
-                _slots.Remove(name);
-            }
-
-            WriteCatalog();
-            await DropPendingAsync(slot, writeCatalog: false).ConfigureAwait(false);
-            if (slot.Current != null)
-            {
-                await slot.Current.DisposeAsync().ConfigureAwait(false);
-            }
-
-            await _store.UnregisterConsumerAsync(ConsumerOf(name)).ConfigureAwait(false);
-            DeleteDirectory(BuildDirectory(name, slot.Generation));
-            return true;
+            _slots.Remove(name);
         }
-        finally
+
+        WriteCatalog();
+        await DropPendingAsync(slot, writeCatalog: false).ConfigureAwait(false);
+        if (slot.Current != null)
         {
-            _gate.Release();
+            await slot.Current.DisposeAsync().ConfigureAwait(false);
         }
-    }
+
+        await _store.UnregisterConsumerAsync(ConsumerOf(name)).ConfigureAwait(false);
+        DeleteDirectory(BuildDirectory(name, slot.Generation));
+    });
 
     /// <summary>Rebuilds the index from etag 0 side by side; queries use the current build until the new one caught up.</summary>
-    public async Task<bool> ResetAsync(string name, CancellationToken ct = default)
-    {
-        ArgumentNullException.ThrowIfNull(name);
-        await _gate.WaitAsync(ct).ConfigureAwait(false);
-        try
-        {
-            ObjectDisposedException.ThrowIf(_disposed, this);
-            var slot = Find(name);
-            if (slot == null)
-            {
-                return false;
-            }
-
-            await StartRebuildAsync(slot, slot.PendingDefinition ?? slot.Definition).ConfigureAwait(false);
-            return true;
-        }
-        finally
-        {
-            _gate.Release();
-        }
-    }
+    public Task<bool> ResetAsync(string name, CancellationToken ct = default) => WithIndexAsync(name, ct, slot =>
+        StartRebuildAsync(slot, slot.PendingDefinition ?? slot.Definition));
 
     public IReadOnlyList<IndexStatus> GetStatuses()
     {
@@ -269,6 +233,29 @@ public sealed class IndexManager : IAsyncDisposable
             }
 
             await Task.WhenAll(retiring).ConfigureAwait(false);
+        }
+        finally
+        {
+            _gate.Release();
+        }
+    }
+
+    /// <summary>Runs <paramref name="action"/> on the named index under the gate; false when there is no such index.</summary>
+    private async Task<bool> WithIndexAsync(string name, CancellationToken ct, Func<IndexSlot, Task> action)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        await _gate.WaitAsync(ct).ConfigureAwait(false);
+        try
+        {
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            var slot = Find(name);
+            if (slot == null)
+            {
+                return false;
+            }
+
+            await action(slot).ConfigureAwait(false);
+            return true;
         }
         finally
         {

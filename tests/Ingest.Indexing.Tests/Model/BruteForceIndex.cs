@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using Ingest.Indexing.CrashWorker;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Extraction;
 using Ingest.Indexing.Storage;
@@ -14,19 +15,8 @@ namespace Ingest.Indexing.Tests.Model;
 /// </summary>
 internal static class BruteForceIndex
 {
-    public static readonly IndexDefinition Definition = new(
-        "Orders/Model",
-        ["Orders"],
-        [
-            new IndexFieldDefinition("Customer", "Customer.Name", IndexFieldType.Keyword),
-            new IndexFieldDefinition("Tags", "Tags[]", IndexFieldType.Keyword),
-            new IndexFieldDefinition("Notes", "Notes", IndexFieldType.Text),
-            new IndexFieldDefinition("Total", "Total", IndexFieldType.Number),
-            new IndexFieldDefinition("At", "At", IndexFieldType.DateTime),
-            new IndexFieldDefinition("Paid", "Paid", IndexFieldType.Bool),
-            new IndexFieldDefinition("Qty", "Lines[].Qty", IndexFieldType.Number),
-            new IndexFieldDefinition("Sku", "Lines[].Sku", IndexFieldType.Keyword, ExactCase: true),
-        ]);
+    /// <summary>Eight fields over every type, nested paths and arrays (the crash worker indexes the same fields).</summary>
+    public static readonly IndexDefinition Definition = CrashIndexes.A with { Name = "Orders/Model" };
 
     private static readonly string[] Names = ["Acme", "acme", "Globex", "Initech", "", "Ünïcode", "umbrella"];
     private static readonly string[] Words = ["red", "Blue", "green", "fast", "slow", "déjà", "vu", "42"];

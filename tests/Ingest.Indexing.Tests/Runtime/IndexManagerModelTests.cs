@@ -1,4 +1,5 @@
 using Ingest.Documents;
+using Ingest.Indexing.CrashWorker;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
 using Ingest.Indexing.Tests.Model;
@@ -17,11 +18,7 @@ public sealed class IndexManagerModelTests(ITestOutputHelper output)
     private static readonly IndexDefinition DefinitionA = BruteForceIndex.Definition;
 
     // Another collection set and fewer fields: a changed definition rebuilds and swaps.
-    private static readonly IndexDefinition DefinitionB = DefinitionA with
-    {
-        Collections = ["Orders", "Archive"],
-        Fields = [.. DefinitionA.Fields.Where(f => f.Name != "Notes")],
-    };
+    private static readonly IndexDefinition DefinitionB = CrashIndexes.B with { Name = DefinitionA.Name };
 
     private static readonly string[] Collections = ["Orders", "Orders", "Archive", "ORDERS"];
 

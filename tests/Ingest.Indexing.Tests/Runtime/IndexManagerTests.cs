@@ -186,6 +186,16 @@ public sealed class IndexManagerTests
         Assert.Null(healthy.Error);
         Assert.Equal(3_000, healthy.EntryCount);
         Assert.Equal(host.Store.LastEtag, healthy.LastIndexedEtag);
+
+        // A reset rebuilds the errored index side by side and swaps it in; the damaged directory goes.
+        Assert.True(await host.Manager.ResetAsync(ByTotal.Name));
+        await host.CatchUpAsync(ByTotal.Name);
+        var repaired = host.Manager.GetStatus(ByTotal.Name)!;
+        Assert.Equal(IndexState.Indexing, repaired.State);
+        Assert.Null(repaired.Error);
+        Assert.Equal(3_000, repaired.EntryCount);
+        using var reader = host.Manager.BeginRead(ByTotal.Name);
+        Assert.NotNull(reader);
     }
 
     [Fact]
