@@ -89,7 +89,8 @@ internal sealed class IndexStorage : IDisposable
         _arena.Bytes.Length + _record.Bytes.Length
         + ((long)(_ops.Capacity + _nullOps.Capacity + _oldTerms.Capacity + _newTerms.Capacity) * Unsafe.SizeOf<PostingOp>())
         + ((long)(_additions.Capacity + _removals.Capacity + _ids.Capacity + _merged.Capacity) * sizeof(long))
-        + (_lastChangeOf.EnsureCapacity(0) * 24L);
+        + (_lastChangeOf.EnsureCapacity(0) * 24L)
+        + _groups.CapacityBytes;
 
     /// <summary>Values of field <paramref name="field"/> skipped for their JSON type, over every indexed document version.</summary>
     public long WrongTypeCount(int field) => _fieldCounts[2 * field];

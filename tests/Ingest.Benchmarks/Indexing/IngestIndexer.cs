@@ -10,8 +10,9 @@ namespace Ingest.Benchmarks.Indexing;
 /// <summary>
 /// The Ingest side: reads the document store's changes feed after the index's last etag, extracts each order into
 /// one reused <see cref="IndexBatch"/> and applies it with <see cref="IndexStorage"/> (one durable commit per batch),
-/// closing batches by the rules of <see cref="BatchLimits"/>. The engine's own indexing loop (IndexRunner) applies
-/// the same rules; this stands in for it until it lands.
+/// closing batches by the rules of <see cref="BatchLimits"/> (the engine's IndexRunner's rules). The build and the
+/// churn use it because it counts the engine's posting list work per batch and can apply postings one by one for
+/// the comparison; the rebuilds run the engine's own loop (<see cref="RunnerRebuild"/>).
 /// </summary>
 internal sealed class IngestIndexer : IDisposable
 {

@@ -43,12 +43,12 @@ internal static class IngestRuns
 
             if (wanted.Contains(IndexingWorkload.RebuildCapped))
             {
-                Add(results, IndexingWorkload.RebuildCapped, Rebuild(store, directory, data, BatchLimits.Capped, out var detail), detail);
+                Add(results, IndexingWorkload.RebuildCapped, RunnerRebuild.Run(store, directory, data.Count, BatchLimits.Capped, out var detail), detail);
             }
 
             if (wanted.Contains(IndexingWorkload.RebuildUnbounded))
             {
-                Add(results, IndexingWorkload.RebuildUnbounded, Rebuild(store, directory, data, BatchLimits.Unbounded, out var detail), detail);
+                Add(results, IndexingWorkload.RebuildUnbounded, RunnerRebuild.Run(store, directory, data.Count, BatchLimits.Unbounded, out var detail), detail);
             }
         }
 
@@ -80,22 +80,6 @@ internal static class IngestRuns
     {
         using var store = IndexingCommand.OpenStore(storeDirectory);
         write(store);
-    }
-
-    private static WorkloadMeasurement Rebuild(DocumentStore store, string directory, OrderDataset data, BatchLimits limits, out string detail)
-    {
-        var rebuildDirectory = Path.Combine(directory, $"index-rebuild-{Guid.NewGuid():N}");
-        try
-        {
-            using var indexer = new IngestIndexer(store, rebuildDirectory);
-            var measurement = Measure.Operations(data.Count, () => Expect(indexer.CatchUp(limits), data.Count));
-            detail = Batches(indexer);
-            return measurement with { Value = indexer.BatchesClosed };
-        }
-        finally
-        {
-            Directory.Delete(rebuildDirectory, recursive: true);
-        }
     }
 
     private static WorkloadMeasurement Churn(IngestIndexer indexer, int changes, out string detail)
