@@ -99,6 +99,33 @@ public sealed class EtlTaskDefinition
         }
     }
 
+    /// <summary>A copy for display: the RabbitMQ password and Kafka settings that look like secrets are hidden.</summary>
+    public EtlTaskDefinition Redacted() => new()
+    {
+        Name = Name,
+        Collections = [.. Collections],
+        Kafka = Kafka is null ? null : new EtlKafkaDestination
+        {
+            BootstrapServers = Kafka.BootstrapServers,
+            Topic = Kafka.Topic,
+            Settings = Kafka.Settings.ToDictionary(
+                static s => s.Key,
+                static s => s.Key.Contains("password", StringComparison.OrdinalIgnoreCase) || s.Key.Contains("secret", StringComparison.OrdinalIgnoreCase) ? "***" : s.Value),
+        },
+        RabbitMq = RabbitMq is null ? null : new EtlRabbitMqDestination
+        {
+            Uri = RabbitMq.Uri is null ? null : Sources.RabbitMqSourceOptions.Redact(RabbitMq.Uri),
+            Exchange = RabbitMq.Exchange,
+            RoutingKey = RabbitMq.RoutingKey,
+            RoutingKeyPath = RabbitMq.RoutingKeyPath,
+        },
+        Script = Script,
+        ScriptTimeoutMs = ScriptTimeoutMs,
+        ScriptMemoryBytes = ScriptMemoryBytes,
+        Source = Source,
+        FromConfiguration = FromConfiguration,
+    };
+
     [JsonIgnore]
     internal EtlScriptLimits Limits => new(TimeSpan.FromMilliseconds(ScriptTimeoutMs), ScriptMemoryBytes);
 

@@ -1,5 +1,6 @@
 using Ingest.Server.Api;
 using Ingest.Server.Batching;
+using Ingest.Server.Etl;
 using Ingest.Server.Sources;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
@@ -43,6 +44,7 @@ public static class IngestHost
         builder.Services.AddDocumentStore();
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
+        builder.Services.AddEtl(builder.Configuration);
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<StoreFailureHandler>();
         builder.Services.AddIngestTelemetry(builder.Configuration);
@@ -56,6 +58,7 @@ public static class IngestHost
         app.MapDeadLetterEndpoints();
         app.MapStatsEndpoints();
         app.MapAdminEndpoints();
+        app.MapEtlEndpoints();
         app.MapMetricsEndpoint();
         return app;
     }

@@ -1,0 +1,14 @@
+using System.Text.Json.Serialization;
+
+namespace Ingest.Server.Etl;
+
+/// <summary>Source-generated JSON for ETL definitions, state files and HTTP bodies (camelCase).</summary>
+[JsonSourceGenerationOptions(PropertyNamingPolicy = JsonKnownNamingPolicy.CamelCase, UseStringEnumConverter = true)]
+[JsonSerializable(typeof(EtlTaskDefinition))]
+[JsonSerializable(typeof(List<EtlTaskDefinition>))]
+[JsonSerializable(typeof(List<EtlError>))]
+[JsonSerializable(typeof(EtlTaskView))]
+[JsonSerializable(typeof(List<EtlTaskView>))]
+[JsonSerializable(typeof(EtlErrorPage))]
+[JsonSerializable(typeof(EtlRetryResponse))]
+internal sealed partial class EtlJsonContext : JsonSerializerContext;
