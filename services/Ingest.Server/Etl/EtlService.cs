@@ -211,7 +211,7 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
         await task.DisposeAsync().ConfigureAwait(false);
     }
 
-    private static IEtlDestination CreateDestination(EtlTaskDefinition definition) => definition.Kafka is { } kafka
+    internal static IEtlDestination CreateDestination(EtlTaskDefinition definition) => definition.Kafka is { } kafka
         ? new KafkaEtlDestination(kafka, definition.Name!)
         : new RabbitMqEtlDestination(definition.RabbitMq!, definition.Name!);
 
