@@ -122,10 +122,11 @@ public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
     }
 
     [Fact]
-    public async Task An_unreachable_broker_makes_the_task_retry_and_report_without_recording_progress()
+    public async Task An_unreachable_broker_makes_the_task_retry_and_report_without_recording_progress_or_losing_tombstones()
     {
         var store = _store.Store;
         await store.WriteAsync(EtlTestKit.Orders(1, 3));
+        await store.WriteAsync(new WriteBatch().Delete("orders/2"));
         var definition = KafkaTask($"127.0.0.1:{Ingest.Testing.LocalPorts.Unused()}", "nowhere");
         definition.Kafka!.Settings["message.timeout.ms"] = "1500";
 
@@ -141,6 +142,8 @@ public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
         Assert.Equal(0, status.LastSentEtag);
         Assert.Equal(3, status.LagChanges);
         Assert.Equal(0, store.GetConsumers().Single().AcknowledgedEtag);
+        Assert.Equal(0, await store.PurgeTombstonesAsync());
+        Assert.Contains(store.GetChangesSince(0), static c => c.IsDeleted && c.Id == "orders/2");
     }
 
     private async Task<(string Bootstrap, string Topic)> NewTopicAsync()
