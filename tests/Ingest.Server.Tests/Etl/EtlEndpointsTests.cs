@@ -2,6 +2,7 @@ using System.Net;
 using System.Text.Json;
 using Ingest.Server.Hosting;
 using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting;
 using Ingest.Server.Tests.Sources.Kafka;
 using Ingest.Testing.Brokers;
 using Microsoft.Extensions.Options;
@@ -129,6 +130,33 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
         Assert.DoesNotContain("secret", view.GetProperty("definition").GetProperty("rabbitMq").GetProperty("uri").GetString(), StringComparison.Ordinal);
         Assert.Contains("configuration", await ApiTestServer.ReadProblemAsync(replaced, HttpStatusCode.Conflict), StringComparison.Ordinal);
         Assert.Contains("configuration", await ApiTestServer.ReadProblemAsync(deleted, HttpStatusCode.Conflict), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_task_defined_over_http_survives_a_server_restart()
+    {
+        var directory = Path.Combine(Path.GetTempPath(), $"ingest-etl-restart-{Guid.NewGuid():N}");
+        try
+        {
+            await using (var first = await RunningServer.StartAsync(directory))
+            {
+                using var created = await first.Client.PutAsync(
+                    ApiTestServer.Relative("/etl/kept"),
+                    ApiTestServer.Json("""{"collections":["*"],"rabbitMq":{"uri":"amqp://127.0.0.1:1/","exchange":"x"}}"""));
+                Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+            }
+
+            await using var second = await RunningServer.StartAsync(directory);
+            using var response = await second.Client.GetAsync(ApiTestServer.Relative("/etl/kept"));
+            var view = await ApiTestServer.ReadJsonAsync(response, HttpStatusCode.OK);
+
+            Assert.Equal("http", view.GetProperty("origin").GetString());
+            Assert.Equal("*", view.GetProperty("definition").GetProperty("collections")[0].GetString());
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
     }
 
     [Fact]

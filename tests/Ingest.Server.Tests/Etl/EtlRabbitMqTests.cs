@@ -87,6 +87,26 @@ public sealed class EtlRabbitMqTests(BrokerFixture brokers) : IDisposable
         }
     }
 
+    [Fact]
+    public async Task Ten_thousand_changes_arrive_confirmed_each_once_in_etag_order()
+    {
+        const int count = 10_000;
+        var rabbit = await brokers.GetRabbitMqAsync();
+        await using var connection = await new ConnectionFactory { Uri = rabbit.Uri }.CreateConnectionAsync();
+        await using var channel = await connection.CreateChannelAsync();
+        await channel.ExchangeDeclareAsync(_exchange, ExchangeType.Topic, durable: false, autoDelete: true);
+        var queue = await BindQueueAsync(channel, "orders.other");
+        var store = _store.Store;
+        await store.WriteAsync(EtlTestKit.Orders(1, count));
+
+        await using var runner = await EtlTestKit.StartAsync(store, RabbitTask(rabbit.Uri), _errors);
+        await EtlTestKit.WaitCaughtUpAsync(runner, store);
+        var received = await DrainAsync(channel, queue, count);
+
+        Assert.Equal(Enumerable.Range(1, count).Select(static i => $"orders/{i}@{i}"), received.Select(static m => m.Event.Id));
+        Assert.Equal(count, runner.GetStatus().MessagesSent);
+    }
+
     private async Task<string> BindQueueAsync(IChannel channel, string routingKey)
     {
         var queue = (await channel.QueueDeclareAsync($"{_exchange}-{routingKey}", durable: false, exclusive: false, autoDelete: false)).QueueName;
