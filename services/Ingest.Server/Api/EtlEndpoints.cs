@@ -26,10 +26,10 @@ public static class EtlEndpoints
     }
 
     private static IResult List(EtlService etl) =>
-        TypedResults.Json(etl.Tasks.Select(View).ToList(), EtlJsonContext.Default.ListEtlTaskView);
+        TypedResults.Json(etl.Tasks.Select(View).ToList(), EtlJsonContext.Http.ListEtlTaskView);
 
     private static IResult Get(string name, EtlService etl) =>
-        etl.Find(name) is { } task ? TypedResults.Json(View(task), EtlJsonContext.Default.EtlTaskView) : TaskNotFound(name);
+        etl.Find(name) is { } task ? TypedResults.Json(View(task), EtlJsonContext.Http.EtlTaskView) : TaskNotFound(name);
 
     private static async Task<IResult> PutAsync(string name, HttpContext context, EtlService etl)
     {
@@ -78,7 +78,7 @@ public static class EtlEndpoints
                     extensions: new Dictionary<string, object?> { ["errors"] = errors });
         }
 
-        var view = TypedResults.Json(View(etl.Find(name)!), EtlJsonContext.Default.EtlTaskView, statusCode: created ? StatusCodes.Status201Created : StatusCodes.Status200OK);
+        var view = TypedResults.Json(View(etl.Find(name)!), EtlJsonContext.Http.EtlTaskView, statusCode: created ? StatusCodes.Status201Created : StatusCodes.Status200OK);
         return view;
     }
 
@@ -105,7 +105,7 @@ public static class EtlEndpoints
         }
 
         return await etl.ResetAsync(name, etag).ConfigureAwait(false) == EtlAdminOutcome.Done
-            ? TypedResults.Json(View(etl.Find(name)!), EtlJsonContext.Default.EtlTaskView)
+            ? TypedResults.Json(View(etl.Find(name)!), EtlJsonContext.Http.EtlTaskView)
             : TaskNotFound(name);
     }
 
@@ -125,7 +125,7 @@ public static class EtlEndpoints
         var errors = task.Errors.List(start, pageSize + 1);
         var items = errors.Take(pageSize).ToList();
         long? next = errors.Count > pageSize ? items[^1].Id : null;
-        return TypedResults.Json(new EtlErrorPage(items, next), EtlJsonContext.Default.EtlErrorPage);
+        return TypedResults.Json(new EtlErrorPage(items, next), EtlJsonContext.Http.EtlErrorPage);
     }
 
     private static async Task<IResult> RetryAsync(string name, string id, HttpContext context, EtlService etl)
@@ -143,7 +143,7 @@ public static class EtlEndpoints
         try
         {
             var outcome = await task.RetryAsync(error, context.RequestAborted).ConfigureAwait(false);
-            return TypedResults.Json(outcome, EtlJsonContext.Default.EtlRetryResponse);
+            return TypedResults.Json(outcome, EtlJsonContext.Http.EtlRetryResponse);
         }
         catch (EtlScriptException ex)
         {

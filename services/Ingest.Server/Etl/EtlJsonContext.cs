@@ -1,3 +1,5 @@
+using System.Text.Encodings.Web;
+using System.Text.Json;
 using System.Text.Json.Serialization;
 
 namespace Ingest.Server.Etl;
@@ -11,4 +13,13 @@ namespace Ingest.Server.Etl;
 [JsonSerializable(typeof(List<EtlTaskView>))]
 [JsonSerializable(typeof(EtlErrorPage))]
 [JsonSerializable(typeof(EtlRetryResponse))]
-internal sealed partial class EtlJsonContext : JsonSerializerContext;
+internal sealed partial class EtlJsonContext : JsonSerializerContext
+{
+    /// <summary>For HTTP answers: scripts read as written (<c>&lt;</c> and quotes unescaped); the body is JSON, never embedded in HTML.</summary>
+    public static EtlJsonContext Http { get; } = new(new JsonSerializerOptions
+    {
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        Converters = { new JsonStringEnumConverter() },
+        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+    });
+}
