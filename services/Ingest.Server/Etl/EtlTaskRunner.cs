@@ -15,7 +15,11 @@ namespace Ingest.Server.Etl;
 internal sealed partial class EtlTaskRunner : IAsyncDisposable
 {
     public const string ConsumerPrefix = "etl/";
-    private const long MaxBatchBytes = 8L * 1024 * 1024;
+    // Bounds what a crash makes the task send again, and how long before progress is first recorded.
+    private const long MaxBatchBytes = 4L * 1024 * 1024;
+
+    // What a message costs beyond its body: the CloudEvents headers, key and framing.
+    private const int MessageOverheadBytes = 256;
     private static readonly TimeSpan MaxBatchReadTime = TimeSpan.FromMilliseconds(500);
     private static readonly TimeSpan FirstRetryDelay = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan MaxRetryDelay = TimeSpan.FromMinutes(1);
@@ -66,6 +70,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     {
         _lastSentEtag = await _store.RegisterConsumerAsync(ConsumerName).ConfigureAwait(false);
         _state = EtlTaskState.Running;
+        LogStarted(Definition.Name!, _lastSentEtag, DescribeDestination(Definition));
         _loop = Task.Run(() => RunAsync(_stop.Token));
     }
 
@@ -147,7 +152,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             if (Definition.Includes(change.Collection))
             {
                 changes.Add(change.ToDocument());
-                bytes += change.Body.Length + 64;
+                bytes += change.Body.Length + MessageOverheadBytes;
             }
 
             last = change.Etag;
@@ -262,6 +267,9 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         await DropDestinationAsync().ConfigureAwait(false);
         _stop.Dispose();
     }
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "ETL task '{Task}' started after etag {Etag}, sending to {Destination}")]
+    private partial void LogStarted(string task, long etag, string destination);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "ETL task {Task}: sending {Count} messages failed; retrying in {DelaySeconds} s: {Error}")]
     private partial void LogSendFailed(string task, int count, double delaySeconds, string error);
