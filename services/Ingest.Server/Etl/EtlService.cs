@@ -1,3 +1,4 @@
+using System.Diagnostics.Metrics;
 using Ingest.Documents;
 using Ingest.Server.Hosting;
 using Microsoft.Extensions.Options;
@@ -23,7 +24,7 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
     private readonly Dictionary<string, EtlTaskRunner> _tasks = new(StringComparer.OrdinalIgnoreCase);
     private readonly ILogger<EtlService> _logger;
 
-    public EtlService(IOptions<EtlOptions> options, DocumentStore store, DataDirectory data, ILoggerFactory loggers, TimeProvider time)
+    public EtlService(IOptions<EtlOptions> options, DocumentStore store, DataDirectory data, ILoggerFactory loggers, TimeProvider time, IMeterFactory meters)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(data);
@@ -35,6 +36,7 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
         _logger = loggers.CreateLogger<EtlService>();
         _folder = Path.Combine(data.FullPath, Folder);
         Directory.CreateDirectory(_folder);
+        EtlMetrics.Register(meters, () => Tasks);
     }
 
     /// <summary>The tasks, by name.</summary>

@@ -133,6 +133,26 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
     }
 
     [Fact]
+    public async Task Metrics_show_each_tasks_lag_errors_and_retrying_state()
+    {
+        await using var server = await ApiTestServer.StartAsync(
+            "--Ingest:Etl:0:Name=nowhere", "--Ingest:Etl:0:Collections:0=Orders",
+            "--Ingest:Etl:0:RabbitMq:Uri=amqp://guest:guest@127.0.0.1:1/", "--Ingest:Etl:0:RabbitMq:Exchange=x");
+        await server.Store.WriteAsync(EtlTestKit.Orders(1, 2));
+        using var timeout = new CancellationTokenSource(EtlTestKit.Patience);
+        while ((await server.GetJsonAsync("/etl/nowhere")).GetProperty("status").GetProperty("state").GetString() != "Retrying")
+        {
+            await Task.Delay(50, timeout.Token);
+        }
+
+        var text = await server.Client.GetStringAsync(ApiTestServer.Relative("/metrics"));
+
+        Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_lag_changes\{[^}]*task="nowhere"[^}]*\} 2$"""), text);
+        Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_retrying\{[^}]*task="nowhere"[^}]*\} 1$"""), text);
+        Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_messages_sent_total\{[^}]*task="nowhere"[^}]*\} 0$"""), text);
+    }
+
+    [Fact]
     public async Task A_task_defined_over_http_survives_a_server_restart()
     {
         var directory = Path.Combine(Path.GetTempPath(), $"ingest-etl-restart-{Guid.NewGuid():N}");
