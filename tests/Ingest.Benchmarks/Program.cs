@@ -1,4 +1,5 @@
 using Ingest.Benchmarks.Documents;
+using Ingest.Benchmarks.Indexing;
 using Ingest.Benchmarks.Ingestion;
 using Ingest.Benchmarks.Micro;
 using Ingest.Benchmarks.Storage;
@@ -9,6 +10,7 @@ return args switch
     ["storage", .. var rest] => StorageCommand.Run(rest),
     ["documents", .. var rest] => DocumentsCommand.Run(rest),
     ["ingest", .. var rest] => IngestionCommand.Run(rest),
+    ["indexing", .. var rest] => IndexingCommand.Run(rest),
     ["micro", .. var rest] => MicroCommand.Run(rest),
     _ => PrintUsage(),
 };
@@ -22,6 +24,8 @@ static int PrintUsage()
     Console.Error.WriteLine("      The document store and SQLite on the same generated orders.");
     Console.Error.WriteLine($"  {IngestionCommand.Usage}");
     Console.Error.WriteLine("      The service's Kafka and RabbitMQ sources against plain consumers of the same pre-loaded messages.");
+    Console.Error.WriteLine($"  {IndexingCommand.Usage}");
+    Console.Error.WriteLine("      Indexing the generated orders (build, capped and unbounded rebuilds, churn) beside Lucene.NET and SQLite.");
     Console.Error.WriteLine($"  {MicroCommand.Usage}");
     Console.Error.WriteLine("      BenchmarkDotNet micro benchmarks of this assembly, e.g. micro --filter '*Lmdb*'.");
     return 2;

@@ -12,4 +12,8 @@ namespace Ingest.Contracts.Http;
 [JsonSerializable(typeof(HealthResponse))]
 [JsonSerializable(typeof(StatsResponse))]
 [JsonSerializable(typeof(VerifyResponse))]
+[JsonSerializable(typeof(IndexListResponse))]
+[JsonSerializable(typeof(IndexDetailsResponse))]
+[JsonSerializable(typeof(IndexPutResponse))]
+[JsonSerializable(typeof(IndexDefinitionEntry))]
 public sealed partial class IngestHttpJsonContext : JsonSerializerContext;

@@ -1,8 +1,9 @@
 namespace Ingest.Contracts.Http;
 
-/// <summary><c>GET /stats</c>: the store, its collections, the sources and the dead letter count.</summary>
+/// <summary><c>GET /stats</c>: the store, its collections, the sources, the dead letter count and each index's summary.</summary>
 public sealed record StatsResponse(
     StoreStatsEntry Store,
     IReadOnlyList<CollectionStatsEntry> Collections,
     IReadOnlyList<SourceStatsEntry> Sources,
-    long DeadLetters);
+    long DeadLetters,
+    IReadOnlyList<IndexSummaryEntry>? Indexes = null);

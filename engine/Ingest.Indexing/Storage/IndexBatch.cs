@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Ingest.Indexing.Extraction;
 using Ingest.Indexing.Terms;
 
@@ -31,6 +32,14 @@ internal sealed class IndexBatch : IDisposable
     public long LastEtag { get; private set; }
 
     public TermBuffer Terms { get; } = new();
+
+    /// <summary>Bytes the batch's arrays hold (term buffer, changes, tallies), for the memory budget.</summary>
+    public long CapacityBytes =>
+        Terms.CapacityBytes + ((long)_changes.Length * Unsafe.SizeOf<IndexChange>()) + ((long)_tallies.Length * Unsafe.SizeOf<FieldTally>());
+
+    /// <summary>Bytes the batch's contents use now (its arrays may be up to twice as large after growing).</summary>
+    public long UsedBytes =>
+        Terms.ByteCount + ((long)Terms.Count * 2 * sizeof(int)) + ((long)_count * (Unsafe.SizeOf<IndexChange>() + (_fieldCount * Unsafe.SizeOf<FieldTally>())));
 
     public IndexChange this[int index]
     {

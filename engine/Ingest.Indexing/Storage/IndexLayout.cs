@@ -27,12 +27,16 @@ namespace Ingest.Indexing.Storage;
 ///          term count × | varint bytes shared with the previous term | varint suffix length | suffix |
 ///          terms sorted and distinct within the field (so the shared prefix compresses neighbours)
 ///
-/// "docs"   Tree: document id UTF-8 -> | entry id u64 |
+/// "docs"   Tree: document id folded as the document store folds ids (case-insensitive), UTF-8 -> | entry id u64 |
+///          (a document put again with its id in other casing stays one entry; "entries" keeps the id as last written)
 ///
 /// "meta"   Tree: "last-etag" -> u64, the etag of the last change committed
 ///                "next-entry" -> u64, the next entry id to assign (dense, from 1, never reused)
 ///                "next-list"  -> u64, the next spilled posting list number
 ///                "definition" -> the definition's JSON (IndexDefinitionJson)
+///                "entry-count" -> u64, documents in the index
+///                "field-counts" -> | wrong types u64 | nulls u64 | per field, in field order: values skipped for
+///                                  their JSON type (every indexed version counts), entries null for the field now
 /// </code>
 /// A batch changes all of these and the last etag in one write transaction.
 /// </summary>
@@ -57,6 +61,10 @@ internal static class IndexLayout
 
     public static ReadOnlySpan<byte> DefinitionKey => "definition"u8;
 
+    public static ReadOnlySpan<byte> EntryCountKey => "entry-count"u8;
+
+    public static ReadOnlySpan<byte> FieldCountsKey => "field-counts"u8;
+
     public static string NullsName(int field) => "nulls/" + field.ToString(CultureInfo.InvariantCulture);
 
     public static string ColumnName(int field) => "column/" + field.ToString(CultureInfo.InvariantCulture);
@@ -69,6 +77,25 @@ internal static class IndexLayout
         BinaryPrimitives.WriteUInt16BigEndian(destination, checked((ushort)field));
         term.CopyTo(destination[FieldPrefixSize..]);
         return FieldPrefixSize + term.Length;
+    }
+
+    /// <summary>
+    /// Writes the "docs" key of a document id (folded like the document store's id keys, so casing does not make
+    /// another document) and returns its length, or -1 when it is longer than a key may be.
+    /// </summary>
+    public static int DocumentKey(ReadOnlySpan<char> documentId, Span<byte> destination) =>
+        Ingest.Documents.Ids.IdKey.MaxKeyBytes(documentId.Length) <= destination.Length ? Ingest.Documents.Ids.IdKey.Fold(documentId, destination) : -1;
+
+    /// <summary><see cref="DocumentKey(ReadOnlySpan{char}, Span{byte})"/> of a UTF-8 id.</summary>
+    public static int DocumentKey(ReadOnlySpan<byte> documentIdUtf8, Span<byte> destination)
+    {
+        if (documentIdUtf8.Length > 1024)
+        {
+            return -1;
+        }
+
+        Span<char> chars = stackalloc char[documentIdUtf8.Length];
+        return DocumentKey(chars[..System.Text.Encoding.UTF8.GetChars(documentIdUtf8, chars)], destination);
     }
 
     public static void EntryKey(long entry, Span<byte> destination) => BinaryPrimitives.WriteInt64BigEndian(destination, entry);

@@ -11,7 +11,7 @@ namespace Ingest.Indexing.Storage;
 /// caller's list in ascending order without repeats. Field numbers are the definition's ordinals; terms are encoded as
 /// extraction encodes them (Terms/). Not thread-safe; dispose it to release the snapshot.
 /// </summary>
-internal sealed class IndexReader : IDisposable
+public sealed class IndexReader : IDisposable
 {
     private readonly ReadTransaction _tx;
     private readonly int _fieldCount;
@@ -20,10 +20,13 @@ internal sealed class IndexReader : IDisposable
     private readonly Tree _docs;
     private readonly byte[] _key = new byte[Tree.MaxKeySize];
     private readonly byte[] _high = new byte[Tree.MaxKeySize];
+    private readonly Action? _onDispose;
     private long[]? _chunk;
+    private bool _disposed;
 
-    internal IndexReader(ReadTransaction tx, int fieldCount)
+    internal IndexReader(ReadTransaction tx, int fieldCount, Action? onDispose = null)
     {
+        _onDispose = onDispose;
         _tx = tx;
         _fieldCount = fieldCount;
         var missing = "The index's trees are missing: the directory is not an index.";
@@ -36,6 +39,9 @@ internal sealed class IndexReader : IDisposable
 
     /// <summary>The etag this view is consistent with.</summary>
     public long LastIndexedEtag { get; }
+
+    /// <summary>Documents in the index.</summary>
+    public long EntryCount => _docs.Count;
 
     /// <summary>The entries holding <paramref name="term"/> in <paramref name="field"/>.</summary>
     public void Lookup(int field, ReadOnlySpan<byte> term, List<long> result)
@@ -137,8 +143,8 @@ internal sealed class IndexReader : IDisposable
     public bool TryGetEntry(string documentId, out long entry)
     {
         ArgumentException.ThrowIfNullOrEmpty(documentId);
-        if (System.Text.Encoding.UTF8.GetByteCount(documentId) <= Tree.MaxKeySize
-            && _docs.TryGet(_key.AsSpan(0, System.Text.Encoding.UTF8.GetBytes(documentId, _key)), out var value))
+        var length = IndexLayout.DocumentKey(documentId, _key);
+        if (length >= 0 && _docs.TryGet(_key.AsSpan(0, length), out var value))
         {
             entry = IndexLayout.ReadInt64(value);
             return true;
@@ -148,7 +154,24 @@ internal sealed class IndexReader : IDisposable
         return false;
     }
 
-    public void Dispose() => _tx.Dispose();
+    /// <summary>Whether the index holds the document with this UTF-8 id, in any casing (no allocation).</summary>
+    public bool ContainsDocument(ReadOnlySpan<byte> documentIdUtf8)
+    {
+        var length = IndexLayout.DocumentKey(documentIdUtf8, _key);
+        return length >= 0 && _docs.ContainsKey(_key.AsSpan(0, length));
+    }
+
+    public void Dispose()
+    {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
+        _tx.Dispose();
+        _onDispose?.Invoke();
+    }
 
     private bool TryReadColumn(int field, long entry, out ReadOnlySpan<byte> bytes)
     {

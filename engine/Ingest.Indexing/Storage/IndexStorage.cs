@@ -1,10 +1,12 @@
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Extraction;
 using Ingest.Storage;
 using Ingest.Storage.FixedSizeTrees;
+using Ingest.Storage.PostingLists;
 using Ingest.Storage.Trees;
 
 namespace Ingest.Indexing.Storage;
@@ -31,6 +33,7 @@ internal sealed class IndexStorage : IDisposable
     private readonly ByteArena _arena = new();
     private readonly ByteArena _record = new();
     private readonly PostingOpComparer _comparer = new();
+    private readonly PostingOpGroups _groups = new();
     private readonly List<PostingOp> _ops = [];
     private readonly List<PostingOp> _nullOps = [];
     private readonly List<PostingOp> _oldTerms = [];
@@ -46,6 +49,11 @@ internal sealed class IndexStorage : IDisposable
     private readonly byte[] _key = new byte[Tree.MaxKeySize];
     private readonly byte[] _value;
 
+    // Per field counters (wrong types, nulls), committed with each batch; the pending copy becomes current on commit.
+    private readonly long[] _fieldCounts;
+    private readonly long[] _pendingFieldCounts;
+    private readonly byte[] _fieldCountBytes;
+
     private IndexStorage(StorageEnvironment env, IndexDefinition definition, int inlineLimit)
     {
         _env = env;
@@ -58,6 +66,9 @@ internal sealed class IndexStorage : IDisposable
         _oldNull = new bool[_fieldCount];
         _newNull = new bool[_fieldCount];
         _columns = new FixedSizeTree?[_fieldCount];
+        _fieldCounts = new long[2 * _fieldCount];
+        _pendingFieldCounts = new long[2 * _fieldCount];
+        _fieldCountBytes = new byte[16 * _fieldCount];
     }
 
     public IndexDefinition Definition { get; }
@@ -66,6 +77,34 @@ internal sealed class IndexStorage : IDisposable
 
     /// <summary>The etag of the last change committed (0 for a new index).</summary>
     public long LastIndexedEtag { get; private set; }
+
+    /// <summary>Documents in the index as of the last commit.</summary>
+    public long EntryCount { get; private set; }
+
+    /// <summary>The directory of the index's environment.</summary>
+    public string Directory => _env.Directory;
+
+    /// <summary>Bytes the batch work buffers kept across batches hold (they grow with the largest batch applied).</summary>
+    public long WorkMemoryBytes =>
+        _arena.Bytes.Length + _record.Bytes.Length
+        + ((long)(_ops.Capacity + _nullOps.Capacity + _oldTerms.Capacity + _newTerms.Capacity) * Unsafe.SizeOf<PostingOp>())
+        + ((long)(_additions.Capacity + _removals.Capacity + _ids.Capacity + _merged.Capacity) * sizeof(long))
+        + (_lastChangeOf.EnsureCapacity(0) * 24L);
+
+    /// <summary>Values of field <paramref name="field"/> skipped for their JSON type, over every indexed document version.</summary>
+    public long WrongTypeCount(int field) => _fieldCounts[2 * field];
+
+    /// <summary>Documents in the index whose field <paramref name="field"/> is null or missing.</summary>
+    public long NullCount(int field) => _fieldCounts[(2 * field) + 1];
+
+    /// <summary>The definition stored in an index directory, or null when there is none (not an index).</summary>
+    public static IndexDefinition? ReadDefinition(string directory, StorageOptions? options = null)
+    {
+        using var env = StorageEnvironment.Open(directory, options);
+        using var tx = env.BeginRead();
+        var meta = tx.OpenTree(IndexLayout.Meta);
+        return meta != null && meta.TryGet(IndexLayout.DefinitionKey, out var stored) ? IndexDefinitionJson.Parse(stored).Definition : null;
+    }
 
     /// <summary>
     /// Opens (or creates) the index stored in <paramref name="directory"/>. A new index stores
@@ -97,6 +136,14 @@ internal sealed class IndexStorage : IDisposable
             }
 
             storage.LastIndexedEtag = meta.TryGet(IndexLayout.LastEtagKey, out var etag) ? IndexLayout.ReadInt64(etag) : 0;
+            storage.EntryCount = meta.TryGet(IndexLayout.EntryCountKey, out var count) ? IndexLayout.ReadInt64(count) : 0;
+            if (meta.TryGet(IndexLayout.FieldCountsKey, out var counts) && counts.Length == storage._fieldCountBytes.Length)
+            {
+                for (var i = 0; i < storage._fieldCounts.Length; i++)
+                {
+                    storage._fieldCounts[i] = IndexLayout.ReadInt64(counts[(8 * i)..]);
+                }
+            }
             tx.CreateTree(IndexLayout.Terms);
             tx.CreateTree(IndexLayout.Entries);
             tx.CreateTree(IndexLayout.Docs);
@@ -116,22 +163,36 @@ internal sealed class IndexStorage : IDisposable
     /// <summary>A consistent view of the index as of the last commit; dispose it promptly.</summary>
     public IndexReader BeginRead() => new(_env.BeginRead(), _fieldCount);
 
+    /// <summary>A reader that calls <paramref name="onDispose"/> when it is disposed (the owner counts its readers).</summary>
+    public IndexReader BeginRead(Action onDispose) => new(_env.BeginRead(), _fieldCount, onDispose);
+
     /// <summary>
     /// Applies <paramref name="batch"/> (a document changed several times in it counts with its last change) and
     /// commits it with its last etag in one transaction. Does not clear the batch.
     /// </summary>
-    public void Apply(IndexBatch batch)
+    public void Apply(IndexBatch batch) => Apply(batch, batch?.LastEtag ?? 0);
+
+    /// <summary>
+    /// Applies <paramref name="batch"/> and commits <paramref name="throughEtag"/> as the last indexed etag: the
+    /// changes feed may have gone on past the batch's last change with changes this index skips (other collections).
+    /// An empty batch commits the etag alone. Nothing happens when <paramref name="throughEtag"/> is not past the
+    /// last indexed etag and the batch is empty.
+    /// </summary>
+    public void Apply(IndexBatch batch, long throughEtag)
     {
         ArgumentNullException.ThrowIfNull(batch);
-        if (batch.Count == 0)
+        if (batch.Count == 0 && throughEtag <= LastIndexedEtag)
         {
             return;
         }
 
-        if (batch.LastEtag <= LastIndexedEtag)
+        if (throughEtag < batch.LastEtag || throughEtag <= LastIndexedEtag)
         {
-            throw new ArgumentException($"The batch ends at etag {batch.LastEtag}, not after the last indexed etag {LastIndexedEtag}.", nameof(batch));
+            throw new ArgumentException($"The batch ends at etag {Math.Max(batch.LastEtag, throughEtag)}, not after the last indexed etag {LastIndexedEtag}.", nameof(batch));
         }
+
+        _fieldCounts.CopyTo(_pendingFieldCounts, 0);
+        var entryCount = EntryCount;
 
         _arena.Clear();
         _ops.Clear();
@@ -152,6 +213,10 @@ internal sealed class IndexStorage : IDisposable
 
         var entries = tx.CreateTree(IndexLayout.Entries);
         var docs = tx.CreateTree(IndexLayout.Docs);
+
+        // At least one op and its bytes per new term: grown once, not by doubling through fresh memory (page faults).
+        _ops.EnsureCapacity(batch.Terms.Count);
+        _arena.Reserve(batch.Terms.ByteCount);
         for (var i = 0; i < batch.Count; i++)
         {
             if (_lastChangeOf[batch[i].DocumentId] == i)
@@ -162,15 +227,39 @@ internal sealed class IndexStorage : IDisposable
 
         ApplyTermChanges(tx);
         ApplyNullChanges(tx);
+        entryCount = docs.Count;
         Span<byte> number = stackalloc byte[8];
         BinaryPrimitives.WriteInt64LittleEndian(number, nextEntry);
         meta.Put(IndexLayout.NextEntryKey, number);
-        BinaryPrimitives.WriteInt64LittleEndian(number, batch.LastEtag);
+        BinaryPrimitives.WriteInt64LittleEndian(number, throughEtag);
         meta.Put(IndexLayout.LastEtagKey, number);
+        BinaryPrimitives.WriteInt64LittleEndian(number, entryCount);
+        meta.Put(IndexLayout.EntryCountKey, number);
+        for (var i = 0; i < _pendingFieldCounts.Length; i++)
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(_fieldCountBytes.AsSpan(8 * i), _pendingFieldCounts[i]);
+        }
+
+        meta.Put(IndexLayout.FieldCountsKey, _fieldCountBytes);
         tx.Commit();
-        LastIndexedEtag = batch.LastEtag;
+        LastIndexedEtag = throughEtag;
+        EntryCount = entryCount;
+        _pendingFieldCounts.CopyTo(_fieldCounts, 0);
         Array.Clear(_columns);
+        LastApplyCounters = tx.Counters;
     }
+
+    /// <summary>What the last <see cref="Apply"/> did in the engine: page accesses, descents, posting list updates.</summary>
+    public TransactionCounters LastApplyCounters { get; private set; }
+
+    /// <summary>
+    /// For the indexing benchmark's comparison only: applies each (term, entry) change of a term that has a
+    /// posting list with its own <c>Remove</c> or <c>Add</c>, as an index without sorted batches would. Off by default.
+    /// </summary>
+    internal bool ApplyPostingsOneByOne { get; set; }
+
+    /// <summary>Checks every page of the index (see <see cref="StorageEnvironment.Verify"/>); its page count is the index's live size.</summary>
+    public VerificationReport Verify() => _env.Verify();
 
     public void Dispose() => _env.Dispose();
 
@@ -178,13 +267,13 @@ internal sealed class IndexStorage : IDisposable
     private void CollectEntryChanges(IndexBatch batch, int index, Tree entries, Tree docs, ref long nextEntry)
     {
         var change = batch[index];
-        var idLength = Encoding.UTF8.GetByteCount(change.DocumentId);
-        if (idLength > Tree.MaxKeySize)
+        var keyLength = IndexLayout.DocumentKey(change.DocumentId, _key);
+        if (keyLength < 0)
         {
-            throw new ArgumentException($"Document id '{change.DocumentId[..64]}...' is longer than {Tree.MaxKeySize} UTF-8 bytes.", nameof(batch));
+            throw new ArgumentException($"Document id '{change.DocumentId[..64]}...' is too long for an index key.", nameof(batch));
         }
 
-        var docKey = _key.AsSpan(0, Encoding.UTF8.GetBytes(change.DocumentId, _key));
+        var docKey = _key.AsSpan(0, keyLength);
         Span<byte> entryKey = stackalloc byte[8];
         _oldTerms.Clear();
         _newTerms.Clear();
@@ -221,6 +310,7 @@ internal sealed class IndexStorage : IDisposable
         for (var f = 0; f < _fieldCount; f++)
         {
             _newNull[f] = !change.IsDelete && tallies[f].IsNull;
+            _pendingFieldCounts[2 * f] += tallies[f].WrongTypeCount;
         }
 
         for (var t = change.TermStart; t < change.TermEnd; t++)
@@ -240,13 +330,14 @@ internal sealed class IndexStorage : IDisposable
             if (_oldNull[f] != _newNull[f])
             {
                 _nullOps.Add(new PostingOp(f, 0, 0, entry, _newNull[f]));
+                _pendingFieldCounts[(2 * f) + 1] += _newNull[f] ? 1 : -1;
             }
         }
 
         if (change.IsDelete)
         {
             entries.Delete(entryKey);
-            docs.Delete(_key.AsSpan(0, Encoding.UTF8.GetBytes(change.DocumentId, _key)));
+            docs.Delete(_key.AsSpan(0, IndexLayout.DocumentKey(change.DocumentId, _key)));
         }
         else
         {
@@ -322,40 +413,28 @@ internal sealed class IndexStorage : IDisposable
         }
     }
 
-    /// <summary>The ordered pass: the batch's ops sorted by (field, term, entry), one dictionary update per term.</summary>
+    /// <summary>The ordered pass: the batch's ops grouped by term in key order, one dictionary update per term.</summary>
     private void ApplyTermChanges(WriteTransaction tx)
     {
         var terms = tx.CreateTree(IndexLayout.Terms);
-        _comparer.Arena = _arena.Bytes;
-        var ops = CollectionsMarshal.AsSpan(_ops);
-        ops.Sort(_comparer);
-        for (var i = 0; i < ops.Length;)
+        _groups.Group(CollectionsMarshal.AsSpan(_ops), _arena.Bytes);
+        for (var rank = 0; rank < _groups.Count; rank++)
         {
-            _additions.Clear();
-            _removals.Clear();
-            var j = i;
-            for (; j < ops.Length && _comparer.CompareTerms(ops[i], ops[j]) == 0; j++)
-            {
-                (ops[j].IsAddition ? _additions : _removals).Add(ops[j].Entry);
-            }
-
-            var keyLength = IndexLayout.TermKey(ops[i].Field, _arena.Bytes.AsSpan(ops[i].Start, ops[i].Length), _key);
-            UpdateTerm(tx, terms, _key.AsSpan(0, keyLength));
-            i = j;
+            var term = _groups.Term(rank);
+            var keyLength = IndexLayout.TermKey(term.Field, _arena.Bytes.AsSpan(term.Start, term.Length), _key);
+            UpdateTerm(tx, terms, _key.AsSpan(0, keyLength), _groups.Additions(rank), _groups.Removals(rank));
         }
     }
 
-    private void UpdateTerm(WriteTransaction tx, Tree terms, ReadOnlySpan<byte> key)
+    private void UpdateTerm(WriteTransaction tx, Tree terms, ReadOnlySpan<byte> key, ReadOnlySpan<long> additions, ReadOnlySpan<long> removals)
     {
-        var additions = CollectionsMarshal.AsSpan(_additions);
-        var removals = CollectionsMarshal.AsSpan(_removals);
         _ids.Clear();
         var existed = terms.TryGet(key, out var value);
         if (existed && value[0] == IndexLayout.SpilledTag)
         {
             var list = tx.OpenPostingList(IndexLayout.PostingsName(IndexLayout.ReadInt64(value[1..])))
                 ?? throw new InvalidDataException("A term's posting list is missing from the index.");
-            list.Update(additions, removals);
+            Update(list, additions, removals);
             return;
         }
 
@@ -388,6 +467,25 @@ internal sealed class IndexStorage : IDisposable
             terms.Put(key, spilled);
             BinaryPrimitives.WriteInt64LittleEndian(spilled[1..], number + 1);
             meta.Put(IndexLayout.NextListKey, spilled[1..]);
+        }
+    }
+
+    private void Update(PostingList list, ReadOnlySpan<long> additions, ReadOnlySpan<long> removals)
+    {
+        if (!ApplyPostingsOneByOne)
+        {
+            list.Update(additions, removals);
+            return;
+        }
+
+        foreach (var id in removals)
+        {
+            list.Remove(id);
+        }
+
+        foreach (var id in additions)
+        {
+            list.Add(id);
         }
     }
 
@@ -439,7 +537,7 @@ internal sealed class IndexStorage : IDisposable
                 (ops[j].IsAddition ? _additions : _removals).Add(ops[j].Entry);
             }
 
-            tx.CreatePostingList(IndexLayout.NullsName(ops[i].Field)).Update(CollectionsMarshal.AsSpan(_additions), CollectionsMarshal.AsSpan(_removals));
+            Update(tx.CreatePostingList(IndexLayout.NullsName(ops[i].Field)), CollectionsMarshal.AsSpan(_additions), CollectionsMarshal.AsSpan(_removals));
             i = j;
         }
     }

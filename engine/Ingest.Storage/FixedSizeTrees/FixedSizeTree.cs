@@ -55,6 +55,7 @@ public sealed unsafe class FixedSizeTree
     public bool TryGet(long key, out ReadOnlySpan<byte> value)
     {
         _pages.EnsureActive();
+        _pages.CountDescent();
         var p = _pages.Read(RootPage);
         while (!FixedSizeTreePage.IsLeaf(p))
         {
@@ -136,6 +137,7 @@ public sealed unsafe class FixedSizeTree
             _pathIndex = new int[MaxDepth];
         }
 
+        _pages.CountDescent();
         var page = RootPage;
         var p = _pages.Read(page);
         var depth = 0;

@@ -87,6 +87,7 @@ public sealed unsafe class FixedSizeTreeCursor
         _tree.Pages.EnsureActive();
         _version = _tree.Version;
         var pages = _tree.Pages;
+        pages.CountDescent();
         var page = _tree.RootPage;
         var p = pages.Read(page);
         var depth = 0;

@@ -75,7 +75,7 @@ public sealed unsafe class PostingList
         PostingListLeafMerger.ThrowIfNotSorted(sortedRemovals, nameof(sortedRemovals));
         var tx = _leaves.Pages.Writer;
         var sink = new PageSink(tx, _leaves);
-        long added = 0, removed = 0;
+        long added = 0, removed = 0, leavesMerged = 0;
         try
         {
             var additions = sortedAdditions;
@@ -105,6 +105,7 @@ public sealed unsafe class PostingList
                     // Out of the index first: a new leaf may start with the same id.
                     _leaves.Delete(leafKey);
                     existing = new ReadOnlySpan<byte>(tx.GetPage(leafPage) + PageHeader.Size, LeafCapacity);
+                    leavesMerged++;
                 }
 
                 var result = PostingListLeafMerger.MergeChecked(existing, additions[..addCount], removals[..removeCount], ref sink);
@@ -123,6 +124,7 @@ public sealed unsafe class PostingList
         finally
         {
             sink.Dispose();
+            tx.CountPostingListUpdate(leavesMerged);
         }
 
         return new PostingListUpdateResult(added, removed);

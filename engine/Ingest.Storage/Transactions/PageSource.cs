@@ -35,6 +35,10 @@ internal readonly unsafe struct PageSource
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public byte* Read(long page) => _write != null ? _write.GetPage(page) : _snapshot.GetPage(page);
 
+    /// <summary>Counts a root-to-leaf search in the write transaction's <see cref="TransactionCounters"/> (reads are not counted).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void CountDescent() => _write?.CountDescent();
+
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void EnsureActive()
     {

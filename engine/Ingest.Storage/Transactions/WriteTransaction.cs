@@ -20,6 +20,10 @@ public sealed unsafe class WriteTransaction : IDisposable
     private readonly long _token;
     private readonly Dictionary<string, object> _openTrees = new(StringComparer.Ordinal);
     private bool _done;
+    private long _pageAccesses;
+    private long _descents;
+    private long _postingListUpdates;
+    private long _postingListLeavesMerged;
 
     internal WriteTransaction(StorageEnvironment env, Snapshot baseSnapshot, int slot, long token, DirtyPageMap dirty)
     {
@@ -34,6 +38,9 @@ public sealed unsafe class WriteTransaction : IDisposable
     public long TransactionId => BaseSnapshot.TxId + 1;
 
     internal Snapshot BaseSnapshot { get; }
+
+    /// <summary>How many pages, descents and posting list merges this transaction's trees used so far.</summary>
+    public TransactionCounters Counters => new(_pageAccesses, _descents, _postingListUpdates, _postingListLeavesMerged);
 
     internal StorageEnvironment Environment => _env;
 
@@ -210,13 +217,23 @@ public sealed unsafe class WriteTransaction : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal byte* GetPage(long page)
     {
+        _pageAccesses++;
         var dirty = _dirty.Find(page);
         return dirty != 0 ? (byte*)dirty : BaseSnapshot.GetPage(page);
+    }
+
+    internal void CountDescent() => _descents++;
+
+    internal void CountPostingListUpdate(long leavesMerged)
+    {
+        _postingListUpdates++;
+        _postingListLeavesMerged += leavesMerged;
     }
 
     /// <summary>A writable copy of <paramref name="page"/>, made on first modification in this transaction.</summary>
     internal byte* ModifyPage(long page)
     {
+        _pageAccesses++;
         var dirty = _dirty.Find(page);
         if (dirty != 0)
         {

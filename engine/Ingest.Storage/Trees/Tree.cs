@@ -68,6 +68,7 @@ public sealed unsafe class Tree
     /// <summary>A point lookup without a Tree object (the tree directory uses it on every OpenTree).</summary>
     internal static bool Lookup(PageSource pages, long rootPage, ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
     {
+        pages.CountDescent();
         var p = pages.Read(rootPage);
         while (!TreePage.IsLeaf(p))
         {
@@ -314,6 +315,7 @@ public sealed unsafe class Tree
             _pathIndex = new int[MaxDepth];
         }
 
+        _pages.CountDescent();
         var page = RootPage;
         var p = _pages.Read(page);
         var depth = 0;

@@ -91,6 +91,7 @@ public sealed unsafe class TreeCursor
     {
         _tree.Pages.EnsureActive();
         _version = _tree.Version;
+        _tree.Pages.CountDescent();
         var page = _tree.RootPage;
         var p = _tree.Pages.Read(page);
         var depth = 0;

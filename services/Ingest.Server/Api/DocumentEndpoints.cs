@@ -83,7 +83,7 @@ public static class DocumentEndpoints
         }
 
         var request = context.Request;
-        if (!IsJson(request.ContentType))
+        if (!JsonContentType.IsJson(request.ContentType))
         {
             return ApiProblems.UnsupportedMediaType(request.ContentType);
         }
@@ -207,21 +207,4 @@ public static class DocumentEndpoints
     private static EntityTagHeaderValue EtagHeader(long etag) => new($"\"{etag}\"");
 
     private static string DocumentLocation(string id) => "/docs/" + Uri.EscapeDataString(id).Replace("%2F", "/", StringComparison.Ordinal);
-
-    private static bool IsJson(string? contentType)
-    {
-        // No content type is taken as JSON (the body is validated anyway); a different one is a client mistake.
-        if (string.IsNullOrEmpty(contentType))
-        {
-            return true;
-        }
-
-        if (!MediaTypeHeaderValue.TryParse(contentType, out var media))
-        {
-            return false;
-        }
-
-        return media.MediaType.Equals("application/json", StringComparison.OrdinalIgnoreCase)
-            || media.Suffix.Equals("json", StringComparison.OrdinalIgnoreCase);
-    }
 }

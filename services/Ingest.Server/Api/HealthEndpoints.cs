@@ -1,13 +1,16 @@
 using Ingest.Contracts.Http;
 using Ingest.Documents;
+using Ingest.Indexing.Runtime;
 using Ingest.Server.Hosting;
+using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
 
 namespace Ingest.Server.Api;
 
 /// <summary>
 /// Liveness (the process answers) and readiness (the store is open, its disk is not full, no damaged
-/// page was found, and every source has its broker).
+/// page was found, every source has its broker, and no index is errored: an errored index stops only itself,
+/// but its queries would answer from damaged storage, so readiness names it and its error).
 /// </summary>
 public static class HealthEndpoints
 {
@@ -26,7 +29,7 @@ public static class HealthEndpoints
         return endpoints;
     }
 
-    private static IResult GetHealth(DataDirectory data, DocumentStore store, IngestionService ingestion)
+    private static IResult GetHealth(DataDirectory data, DocumentStore store, IngestionService ingestion, IndexRuntime indexes)
     {
         var (storeState, storeError) = StoreState(store, data);
         var healthy = storeState == StoreOpen;
@@ -38,7 +41,16 @@ public static class HealthEndpoints
             healthy &= status.Connected;
         }
 
-        var report = new HealthResponse(healthy ? Healthy : Unhealthy, storeState, data.FullPath, sources, storeError);
+        var statuses = storeState == StoreClosed ? [] : indexes.Manager.GetStatuses();
+        var indexHealth = new IndexHealth[statuses.Count];
+        for (var i = 0; i < indexHealth.Length; i++)
+        {
+            var status = statuses[i];
+            indexHealth[i] = new IndexHealth(status.Definition.Name, IndexViews.StateName(status.State), status.Error);
+            healthy &= status.State != IndexState.Errored;
+        }
+
+        var report = new HealthResponse(healthy ? Healthy : Unhealthy, storeState, data.FullPath, sources, storeError, indexHealth);
         return TypedResults.Json(
             report, IngestHttpJsonContext.Default.HealthResponse, statusCode: healthy ? StatusCodes.Status200OK : StatusCodes.Status503ServiceUnavailable);
     }

@@ -1,11 +1,12 @@
 using Ingest.Contracts.Http;
 using Ingest.Documents;
 using Ingest.Server.Batching;
+using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
 
 namespace Ingest.Server.Api;
 
-/// <summary><c>/stats</c>: the store's counters, its collections, each source's consumption, batching and lag.</summary>
+/// <summary><c>/stats</c>: the store's counters, its collections, each source's consumption, batching and lag, and a summary of each index.</summary>
 public static class StatsEndpoints
 {
     public static IEndpointRouteBuilder MapStatsEndpoints(this IEndpointRouteBuilder endpoints)
@@ -15,7 +16,7 @@ public static class StatsEndpoints
         return endpoints;
     }
 
-    private static IResult GetStats(DocumentStore store, IngestionService ingestion)
+    private static IResult GetStats(DocumentStore store, IngestionService ingestion, IndexRuntime indexes)
     {
         var stats = store.GetStats();
         var storeEntry = new StoreStatsEntry(
@@ -35,7 +36,9 @@ public static class StatsEndpoints
             sources[i] = ToEntry(ingestion.Sources[i].GetStatus());
         }
 
-        return TypedResults.Json(new StatsResponse(storeEntry, collections, sources, stats.DeadLetterCount), IngestHttpJsonContext.Default.StatsResponse);
+        var indexSummaries = indexes.Manager.GetStatuses().Select(IndexViews.Summary).ToArray();
+        return TypedResults.Json(
+            new StatsResponse(storeEntry, collections, sources, stats.DeadLetterCount, indexSummaries), IngestHttpJsonContext.Default.StatsResponse);
     }
 
     private static SourceStatsEntry ToEntry(SourceStatus status)

@@ -1,6 +1,8 @@
 using Ingest.Server.Api;
+using Ingest.Indexing.Runtime;
 using Ingest.Server.Batching;
 using Ingest.Server.Etl;
+using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
@@ -38,10 +40,19 @@ public static class IngestHost
             .Bind(builder.Configuration.GetSection(HttpOptions.SectionName))
             .ValidateOnStart();
         builder.Services.AddSingleton<IValidateOptions<HttpOptions>>(new SettingsValidator<HttpOptions>(static o => o.Validate()));
+        builder.Services.AddOptions<IndexingOptions>()
+            .Bind(builder.Configuration.GetSection(IndexingSettings.SectionName))
+            .ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<IndexingOptions>>(new SettingsValidator<IndexingOptions>(IndexingSettings.Validate));
+        builder.Services.AddOptions<ConfiguredIndexesOptions>()
+            .Bind(builder.Configuration.GetSection(ConfiguredIndexesOptions.SectionName))
+            .ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<ConfiguredIndexesOptions>>(new SettingsValidator<ConfiguredIndexesOptions>(static o => o.Validate()));
         builder.Services.AddSingleton<IConfigureOptions<KestrelServerOptions>, KestrelLimits>();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<DataDirectory>();
         builder.Services.AddDocumentStore();
+        builder.Services.AddSingleton<IndexRuntime>();
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddEtl(builder.Configuration);
@@ -58,6 +69,7 @@ public static class IngestHost
         app.MapDeadLetterEndpoints();
         app.MapStatsEndpoints();
         app.MapAdminEndpoints();
+        app.MapIndexEndpoints();
         app.MapEtlEndpoints();
         app.MapMetricsEndpoint();
         return app;
@@ -74,13 +86,18 @@ public static class IngestHost
         || !string.IsNullOrEmpty(configuration["https_ports"])
         || configuration.GetSection("Kestrel:Endpoints").Exists();
 
-    /// <summary>Starts the application; settings are validated and the data directory locked before it listens.</summary>
+    /// <summary>
+    /// Starts the application; settings are validated, the data directory locked, the store and the indexes opened
+    /// (the configured ones applied) before it listens.
+    /// </summary>
     public static async Task StartAsync(WebApplication app, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(app);
         app.Services.GetRequiredService<DataDirectory>();
         app.Services.GetRequiredService<Ingest.Documents.DocumentStore>();
         app.Services.GetRequiredService<StoreMetrics>();
+        // Reading the indexing and configured-index options validates them, so a bad one stops start-up here, named.
+        await app.Services.GetRequiredService<IndexRuntime>().OpenAsync(cancellationToken).ConfigureAwait(false);
         await app.StartAsync(cancellationToken).ConfigureAwait(false);
     }
 }

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.Json;
 using Ingest.Benchmarks.Reporting;
 using Ingest.Benchmarks.Storage.Workloads;
 using Spectre.Console;
@@ -12,11 +11,7 @@ internal static class DocumentsReport
 {
     public static void WriteTable(IReadOnlyList<DocumentWorkload> workloads, IReadOnlyList<DocumentResult> results)
     {
-        var console = AnsiConsole.Console;
-        if (Console.IsOutputRedirected)
-        {
-            console.Profile.Width = Math.Max(console.Profile.Width, 160);
-        }
+        var console = ReportFormat.Console(160);
 
         var systems = DocumentSystems.All.Select(s => s.Name).ToList();
         var table = new Table().Border(TableBorder.Rounded);
@@ -33,7 +28,7 @@ internal static class DocumentsReport
         {
             var row = new List<IRenderable> { new Text(workload.Name), new Text(workload.Unit) };
             row.AddRange(systems.Select(system => new Text(Cell(Find(results, workload, system)))));
-            row.Add(new Text(Ratio(Find(results, workload, "ingest"), Find(results, workload, "sqlite"))));
+            row.Add(new Text(ReportFormat.Ratio(Find(results, workload, "ingest"), Find(results, workload, "sqlite"))));
             row.Add(new Text(workload.Target));
             table.AddRow(row);
         }
@@ -46,25 +41,12 @@ internal static class DocumentsReport
         }
     }
 
-    public static void WriteJson(string path, IEnumerable<DocumentResult> results)
-    {
-        var records = results
-            .Where(r => r.Outcome is WorkloadMeasurement)
-            .Select(r =>
-            {
-                var m = (WorkloadMeasurement)r.Outcome;
-                return new BenchmarkRecord(r.Workload.Name, r.System, Round(m.OpsPerSec, 1), Round(m.NsPerOp, 2), Round(m.BytesAllocatedPerOp, 2), Round(m.Value, 4));
-            })
-            .ToList();
-        var directory = Path.GetDirectoryName(Path.GetFullPath(path));
-        if (directory is not null)
-        {
-            Directory.CreateDirectory(directory);
-        }
-
-        using var stream = File.Create(path);
-        JsonSerializer.Serialize(stream, records, BenchmarkJsonContext.Default.ListBenchmarkRecord);
-    }
+    public static void WriteJson(string path, IEnumerable<DocumentResult> results) =>
+        BenchmarkJsonFile.Write(
+            path,
+            results
+                .Where(r => r.Outcome is WorkloadMeasurement)
+                .Select(r => BenchmarkJsonFile.Record(r.Workload.Name, r.System, (WorkloadMeasurement)r.Outcome)));
 
     public static string Describe(string system, DocumentWorkload workload, WorkloadOutcome outcome) => outcome switch
     {
@@ -86,11 +68,4 @@ internal static class DocumentsReport
         WorkloadMeasurement { OpsPerSec: { } ops } => ops.ToString("N0", CultureInfo.InvariantCulture),
         _ => "?",
     };
-
-    private static string Ratio(WorkloadOutcome? ingest, WorkloadOutcome? sqlite) =>
-        (ingest, sqlite) is (WorkloadMeasurement { OpsPerSec: { } mine }, WorkloadMeasurement { OpsPerSec: { } theirs and > 0 })
-            ? string.Create(CultureInfo.InvariantCulture, $"{mine / theirs:0.00}x")
-            : "-";
-
-    private static double? Round(double? value, int digits) => value is { } v ? Math.Round(v, digits) : null;
 }

@@ -17,12 +17,7 @@ internal static class ResultTable
         ArgumentNullException.ThrowIfNull(systems);
         ArgumentNullException.ThrowIfNull(results);
 
-        var console = AnsiConsole.Console;
-        if (Console.IsOutputRedirected)
-        {
-            // Spectre assumes 80 columns when it cannot ask the terminal; the table needs more.
-            console.Profile.Width = Math.Max(console.Profile.Width, 180);
-        }
+        var console = ReportFormat.Console(180);
 
         var table = new Table().Border(TableBorder.Rounded);
         table.AddColumn("workload");
@@ -43,7 +38,7 @@ internal static class ResultTable
                 row.Add(new Text(Cell(workload, Find(results, workload, system))));
             }
 
-            row.Add(new Text(Ratio(Find(results, workload, "ingest"), Find(results, workload, "lmdb"))));
+            row.Add(new Text(ReportFormat.Ratio(Find(results, workload, "ingest"), Find(results, workload, "lmdb"))));
             row.Add(new Text(workload.Target));
             table.AddRow(row);
         }
@@ -70,9 +65,4 @@ internal static class ResultTable
         WorkloadMeasurement { Value: { } value } => value.ToString("N2", CultureInfo.InvariantCulture),
         _ => "?",
     };
-
-    private static string Ratio(WorkloadOutcome? ingest, WorkloadOutcome? lmdb) =>
-        (ingest, lmdb) is (WorkloadMeasurement { OpsPerSec: { } mine }, WorkloadMeasurement { OpsPerSec: { } theirs and > 0 })
-            ? string.Create(CultureInfo.InvariantCulture, $"{mine / theirs:0.00}x")
-            : "-";
 }

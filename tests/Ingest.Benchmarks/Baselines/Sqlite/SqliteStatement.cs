@@ -28,6 +28,8 @@ internal sealed class SqliteStatement : IDisposable
 
     public void BindInt64(int parameter, long value) => Check(raw.sqlite3_bind_int64(_statement, parameter, value));
 
+    public void BindDouble(int parameter, double value) => Check(raw.sqlite3_bind_double(_statement, parameter, value));
+
     /// <summary>Steps once; true when a row is available.</summary>
     public bool Step()
     {
@@ -48,6 +50,8 @@ internal sealed class SqliteStatement : IDisposable
     }
 
     public ReadOnlySpan<byte> ColumnBlob(int column) => raw.sqlite3_column_blob(_statement, column);
+
+    public long ColumnInt64(int column) => raw.sqlite3_column_int64(_statement, column);
 
     /// <summary>Rows changed by the last completed INSERT, UPDATE or DELETE on this connection.</summary>
     public int Changes => raw.sqlite3_changes(_database);

@@ -1,0 +1,11 @@
+namespace Ingest.Contracts.Http;
+
+/// <summary>An index in <c>GET /indexes</c> and <c>/stats</c>.</summary>
+/// <param name="Name">The index's name.</param>
+/// <param name="State">"indexing" (caught up or catching up), "rebuilding" (a new build runs side by side) or "errored" (see <paramref name="Error"/>).</param>
+/// <param name="Error">Why an errored index stopped (its damaged file and offset); null otherwise.</param>
+/// <param name="Stale">The index has not yet indexed every change of its collections.</param>
+/// <param name="LastIndexedEtag">The etag of the last change the index committed.</param>
+/// <param name="CollectionsLastEtag">The highest last etag over its collections.</param>
+/// <param name="Entries">Documents in the index.</param>
+public sealed record IndexSummaryEntry(string Name, string State, string? Error, bool Stale, long LastIndexedEtag, long CollectionsLastEtag, long Entries);

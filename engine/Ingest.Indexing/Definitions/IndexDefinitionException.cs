@@ -1,0 +1,38 @@
+namespace Ingest.Indexing.Definitions;
+
+/// <summary>A definition failed validation; <see cref="Errors"/> lists every problem. Nothing was stored.</summary>
+public sealed class IndexDefinitionException : Exception
+{
+    public IndexDefinitionException()
+        : this([])
+    {
+    }
+
+    public IndexDefinitionException(string message)
+        : base(message)
+    {
+        Errors = [];
+    }
+
+    public IndexDefinitionException(string message, Exception innerException)
+        : base(message, innerException)
+    {
+        Errors = [];
+    }
+
+    public IndexDefinitionException(IReadOnlyList<IndexDefinitionError> errors)
+        : base(Describe(errors))
+    {
+        Errors = errors;
+    }
+
+    public IReadOnlyList<IndexDefinitionError> Errors { get; }
+
+    private static string Describe(IReadOnlyList<IndexDefinitionError> errors)
+    {
+        ArgumentNullException.ThrowIfNull(errors);
+        return errors.Count == 0
+            ? "The index definition is invalid."
+            : "The index definition is invalid: " + string.Join("; ", errors.Select(e => $"{e.Field}: {e.Message}"));
+    }
+}

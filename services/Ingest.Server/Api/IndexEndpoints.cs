@@ -1,0 +1,139 @@
+using Ingest.Contracts.Http;
+using Ingest.Indexing.Definitions;
+using Ingest.Indexing.Runtime;
+using Ingest.Server.Indexes;
+
+namespace Ingest.Server.Api;
+
+/// <summary>
+/// <c>/indexes</c>: define, inspect, reset and delete indexes. Index names contain '/' (<c>Orders/ByCustomer</c>), so
+/// the name is the rest of the path, percent-decoded once: <c>/indexes/Orders/ByCustomer</c> and
+/// <c>/indexes/Orders%2FByCustomer</c> are the same index. A reset is a POST to the name followed by <c>/reset</c>.
+/// </summary>
+public static class IndexEndpoints
+{
+    public const string Prefix = "/indexes/";
+    public const string ResetSuffix = "/reset";
+
+    /// <summary>Definitions are small; this bounds what a PUT reads.</summary>
+    public const int MaxDefinitionBytes = 1024 * 1024;
+
+    public static IEndpointRouteBuilder MapIndexEndpoints(this IEndpointRouteBuilder endpoints)
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        endpoints.MapGet("/indexes", GetIndexes);
+        endpoints.MapGet("/indexes/{**name}", GetIndex);
+        endpoints.MapPut("/indexes/{**name}", PutIndexAsync);
+        endpoints.MapDelete("/indexes/{**name}", DeleteIndexAsync);
+        endpoints.MapPost("/indexes/{**name}", ResetIndexAsync);
+        return endpoints;
+    }
+
+    private static IResult GetIndexes(IndexRuntime indexes)
+    {
+        var statuses = indexes.Manager.GetStatuses();
+        var items = statuses.Select(IndexViews.Summary).ToArray();
+        return TypedResults.Json(new IndexListResponse(items), IngestHttpJsonContext.Default.IndexListResponse);
+    }
+
+    private static IResult GetIndex(HttpContext context, IndexRuntime indexes)
+    {
+        if (!TryReadName(context, out var name, out var problem))
+        {
+            return problem;
+        }
+
+        return indexes.Manager.GetStatus(name) is { } status
+            ? TypedResults.Json(IndexViews.Details(status), IngestHttpJsonContext.Default.IndexDetailsResponse)
+            : IndexProblems.NotFound(name);
+    }
+
+    private static async Task<IResult> PutIndexAsync(HttpContext context, IndexRuntime indexes)
+    {
+        if (!TryReadName(context, out var name, out var problem))
+        {
+            return problem;
+        }
+
+        if (!JsonContentType.IsJson(context.Request.ContentType))
+        {
+            return ApiProblems.UnsupportedMediaType(context.Request.ContentType);
+        }
+
+        var read = await RequestBody.ReadAsync(context, MaxDefinitionBytes).ConfigureAwait(false);
+        using var body = read.Body;
+        if (body is null)
+        {
+            return read.Problem!;
+        }
+
+        var parsed = IndexDefinitionJson.Parse(body.Span, name);
+        if (parsed.Definition is not { } definition)
+        {
+            return IndexProblems.InvalidDefinition(name, parsed.Errors);
+        }
+
+        IndexPutOutcome outcome;
+        try
+        {
+            outcome = await indexes.Manager.PutAsync(definition, context.RequestAborted).ConfigureAwait(false);
+        }
+        catch (IndexDefinitionException ex)
+        {
+            return IndexProblems.InvalidDefinition(name, ex.Errors);
+        }
+
+        var status = outcome switch
+        {
+            IndexPutOutcome.Created => StatusCodes.Status201Created,
+            IndexPutOutcome.Rebuilding => StatusCodes.Status202Accepted,
+            _ => StatusCodes.Status200OK,
+        };
+        if (outcome == IndexPutOutcome.Created)
+        {
+            context.Response.Headers.Location = Prefix + name;
+        }
+
+        return TypedResults.Json(new IndexPutResponse(name, IndexViews.OutcomeName(outcome)), IngestHttpJsonContext.Default.IndexPutResponse, statusCode: status);
+    }
+
+    private static async Task<IResult> DeleteIndexAsync(HttpContext context, IndexRuntime indexes)
+    {
+        if (!TryReadName(context, out var name, out var problem))
+        {
+            return problem;
+        }
+
+        return await indexes.Manager.DeleteAsync(name, context.RequestAborted).ConfigureAwait(false)
+            ? TypedResults.NoContent()
+            : IndexProblems.NotFound(name);
+    }
+
+    /// <summary><c>POST /indexes/{name}/reset</c>: the route takes the whole rest of the path, so the suffix is split off here.</summary>
+    private static async Task<IResult> ResetIndexAsync(HttpContext context, IndexRuntime indexes)
+    {
+        if (!TryReadName(context, out var path, out var problem))
+        {
+            return problem;
+        }
+
+        if (!path.EndsWith(ResetSuffix, StringComparison.Ordinal) || path.Length == ResetSuffix.Length)
+        {
+            return ApiProblems.NotFound(
+                "No such action",
+                $"POST {Prefix}{ApiProblems.Shorten(path)} is not an action; reset an index with POST {Prefix}{{name}}{ResetSuffix}.");
+        }
+
+        var name = path[..^ResetSuffix.Length];
+        if (!await indexes.Manager.ResetAsync(name, context.RequestAborted).ConfigureAwait(false))
+        {
+            return IndexProblems.NotFound(name);
+        }
+
+        context.Response.Headers.Location = Prefix + name;
+        return TypedResults.Json(new IndexPutResponse(name, IndexViews.OutcomeName(IndexPutOutcome.Rebuilding)), IngestHttpJsonContext.Default.IndexPutResponse, statusCode: StatusCodes.Status202Accepted);
+    }
+
+    private static bool TryReadName(HttpContext context, out string name, out IResult problem) =>
+        RestOfPath.TryRead(context, Prefix, "name", "/indexes/Orders/ByCustomer", out name, out problem);
+}

@@ -1,0 +1,126 @@
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using Ingest.Documents;
+using Ingest.Indexing.Extraction;
+using Ingest.Indexing.Storage;
+using Ingest.Storage;
+
+namespace Ingest.Benchmarks.Indexing;
+
+/// <summary>
+/// The Ingest side: reads the document store's changes feed after the index's last etag, extracts each order into
+/// one reused <see cref="IndexBatch"/> and applies it with <see cref="IndexStorage"/> (one durable commit per batch),
+/// closing batches by the rules of <see cref="BatchLimits"/>. The engine's own indexing loop (IndexRunner) applies
+/// the same rules; this stands in for it until it lands.
+/// </summary>
+internal sealed class IngestIndexer : IDisposable
+{
+    // Batch memory as the engine's IndexRunner accounts it: the batch's used bytes and what applying it will hold
+    // (its term bytes copied into the arena, two posting ops per term, a record per change), doubled because arrays
+    // grow by doubling, plus the document id strings.
+    private const int BytesPerApplyTerm = 2 * 24;
+    private const int BytesPerApplyChange = 32;
+    private const int StringOverheadBytes = 22;
+
+    private readonly DocumentStore _store;
+    private readonly IndexStorage _index;
+    private readonly IndexBatch _batch;
+
+    public IngestIndexer(DocumentStore store, string directory, bool postingsOneByOne = false)
+    {
+        _store = store;
+        _index = IndexStorage.Open(directory, OrderIndex.Definition, new StorageOptions { SyncMode = SyncMode.Durable });
+        _index.ApplyPostingsOneByOne = postingsOneByOne;
+        _batch = _index.CreateBatch();
+        Directory = directory;
+    }
+
+    public string Directory { get; }
+
+    public long BatchesClosed { get; private set; }
+
+    public long LargestBatch { get; private set; }
+
+    public long PeakBatchBytes { get; private set; }
+
+    /// <summary>Posting list updates and leaves merged over every batch applied so far (the engine's counters).</summary>
+    public long PostingListUpdates { get; private set; }
+
+    public long PostingListLeavesMerged { get; private set; }
+
+    /// <summary>Indexes every change after the index's last etag; returns how many changes it read.</summary>
+    public long CatchUp(BatchLimits limits)
+    {
+        long changes = 0;
+        while (true)
+        {
+            var read = FillBatch(limits);
+            if (read == 0)
+            {
+                return changes;
+            }
+
+            changes += read;
+            _index.Apply(_batch);
+            BatchesClosed++;
+            LargestBatch = Math.Max(LargestBatch, read);
+            PostingListUpdates += _index.LastApplyCounters.PostingListUpdates;
+            PostingListLeavesMerged += _index.LastApplyCounters.PostingListLeavesMerged;
+            _batch.Clear();
+        }
+    }
+
+    /// <summary>The index's live pages (every page reachable from its trees), in bytes.</summary>
+    public long LiveBytes() => _index.Verify().PagesChecked * 8192;
+
+    public void Dispose()
+    {
+        _batch.Dispose();
+        _index.Dispose();
+    }
+
+    private int FillBatch(BatchLimits limits)
+    {
+        var started = Stopwatch.GetTimestamp();
+        var count = 0;
+        long idBytes = 0;
+        using var reader = _store.BeginRead();
+        foreach (var change in reader.GetChangesSince(_index.LastIndexedEtag))
+        {
+            if (!change.CollectionUtf8.SequenceEqual("Orders"u8))
+            {
+                continue;
+            }
+
+            var id = change.Id;
+            idBytes += StringOverheadBytes + (2L * id.Length);
+            if (change.IsDeleted)
+            {
+                _batch.Delete(id, change.Etag);
+            }
+            else
+            {
+                _batch.Put(id, change.Etag, change.Body);
+            }
+
+            count++;
+            var bytes = BatchBytes(idBytes);
+            PeakBatchBytes = Math.Max(PeakBatchBytes, bytes);
+            if (count == limits.MaxDocuments || bytes >= limits.MemoryBudgetBytes || Stopwatch.GetElapsedTime(started) >= limits.MaxDuration)
+            {
+                break;
+            }
+        }
+
+        return count;
+    }
+
+    private long BatchBytes(long idBytes)
+    {
+        var terms = _batch.Terms;
+        var perChange = Unsafe.SizeOf<IndexChange>() + (OrderIndex.Definition.Fields.Count * Unsafe.SizeOf<FieldTally>());
+        var used = terms.ByteCount + (terms.Count * 2L * sizeof(int)) + ((long)_batch.Count * perChange);
+        var apply = (2L * terms.ByteCount) + ((long)terms.Count * BytesPerApplyTerm) + ((long)_batch.Count * BytesPerApplyChange);
+        return (2 * (used + apply)) + idBytes;
+    }
+}
