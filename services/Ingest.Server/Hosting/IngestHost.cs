@@ -1,6 +1,7 @@
 using Ingest.Server.Api;
 using Ingest.Indexing.Runtime;
 using Ingest.Server.Batching;
+using Ingest.Server.Etl;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -54,6 +55,7 @@ public static class IngestHost
         builder.Services.AddSingleton<IndexRuntime>();
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
+        builder.Services.AddEtl(builder.Configuration);
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<StoreFailureHandler>();
         builder.Services.AddIngestTelemetry(builder.Configuration);
@@ -68,6 +70,7 @@ public static class IngestHost
         app.MapStatsEndpoints();
         app.MapAdminEndpoints();
         app.MapIndexEndpoints();
+        app.MapEtlEndpoints();
         app.MapMetricsEndpoint();
         return app;
     }

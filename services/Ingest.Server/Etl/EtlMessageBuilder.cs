@@ -1,0 +1,76 @@
+using Ingest.Contracts.CloudEvents;
+using Ingest.Documents;
+
+namespace Ingest.Server.Etl;
+
+/// <summary>
+/// Turns changes into messages: a put becomes the transform's messages (or the document itself
+/// when the task has no transform), a tombstone a deleted event keyed by the document id (a delete
+/// has no body for a transform to read). Fan-out messages get ids <c>{id}@{etag}#{n}</c> so each
+/// stays unique.
+/// </summary>
+internal sealed class EtlMessageBuilder(EtlTaskDefinition definition, EtlScript? script)
+{
+    public EtlPreparedBatch Build(IReadOnlyList<Document> changes)
+    {
+        var messages = new List<EtlMessage>(changes.Count);
+        var failures = new List<(string, string, long, string)>();
+        foreach (var change in changes)
+        {
+            if (change.IsDeleted)
+            {
+                var deleted = DocumentChangeEvent.Create(change.Id, change.Etag, change.Collection, change.LastModified, deleted: true, definition.EffectiveSource, default);
+                messages.Add(new EtlMessage(deleted, change.Id, DefaultDestination(null), []));
+                continue;
+            }
+
+            if (script is null)
+            {
+                var put = DocumentChangeEvent.Create(change.Id, change.Etag, change.Collection, change.LastModified, deleted: false, definition.EffectiveSource, change.Body);
+                messages.Add(new EtlMessage(put, change.Id, DefaultDestination(change), []));
+                continue;
+            }
+
+            IReadOnlyList<EtlScriptOutput> outputs;
+            try
+            {
+                outputs = script.Transform(change);
+            }
+            catch (EtlScriptException ex)
+            {
+                failures.Add((change.Id, change.Collection, change.Etag, ex.Message));
+                continue;
+            }
+
+            for (var i = 0; i < outputs.Count; i++)
+            {
+                var output = outputs[i];
+                var cloudEvent = DocumentChangeEvent.Create(change.Id, change.Etag, change.Collection, change.LastModified, deleted: false, definition.EffectiveSource, output.Body);
+                if (outputs.Count > 1)
+                {
+                    cloudEvent.Id = $"{cloudEvent.Id}#{i}";
+                }
+
+                messages.Add(new EtlMessage(cloudEvent, output.Key ?? change.Id, output.Destination ?? DefaultDestination(change), output.Headers));
+            }
+        }
+
+        return new EtlPreparedBatch(messages, failures);
+    }
+
+    /// <summary>Kafka: null (the task's topic); RabbitMQ: the routing key, from the document when a path is set.</summary>
+    private string? DefaultDestination(Document? document)
+    {
+        if (definition.RabbitMq is not { } rabbit)
+        {
+            return null;
+        }
+
+        if (document is not null && rabbit.RoutingKeyPath is { } path)
+        {
+            return DocumentPropertyPath.Read(document.Body, path) ?? rabbit.RoutingKey;
+        }
+
+        return rabbit.RoutingKey;
+    }
+}

@@ -1,0 +1,52 @@
+namespace Ingest.Server.Etl;
+
+/// <summary>
+/// An ETL task's RabbitMQ destination: an exchange (which must exist) and a routing key, fixed or
+/// read from each document.
+/// </summary>
+public sealed class EtlRabbitMqDestination
+{
+    /// <summary>amqp://user:password@host:port/vhost, or amqps:// for TLS.</summary>
+    public string? Uri { get; set; }
+
+    /// <summary>The exchange to publish to; the empty string is the default exchange (routing key = queue name).</summary>
+    public string? Exchange { get; set; }
+
+    /// <summary>
+    /// The routing key; with <see cref="RoutingKeyPath"/>, the one used for deletes (whose body is gone)
+    /// and for documents without that property.
+    /// </summary>
+    public string RoutingKey { get; set; } = string.Empty;
+
+    /// <summary>Dot-separated properties of the document (<c>Customer.Region</c>) whose value is the routing key.</summary>
+    public string? RoutingKeyPath { get; set; }
+
+    internal void Validate(string path, List<string> errors)
+    {
+        EtlTaskDefinition.Require(Uri, $"{path}:Uri", errors);
+        if (!string.IsNullOrWhiteSpace(Uri)
+            && (!System.Uri.TryCreate(Uri, UriKind.Absolute, out var parsed) || parsed.Scheme is not ("amqp" or "amqps")))
+        {
+            errors.Add($"{path}:Uri must be an amqp:// or amqps:// URI (was '{Sources.RabbitMqSourceOptions.Redact(Uri)}').");
+        }
+
+        if (Exchange is null)
+        {
+            errors.Add($"{path}:Exchange is required (the empty string is the default exchange).");
+        }
+        else if (Exchange.Length > 255)
+        {
+            errors.Add($"{path}:Exchange must be at most 255 characters.");
+        }
+
+        if (RoutingKey is null || RoutingKey.Length > 255)
+        {
+            errors.Add($"{path}:RoutingKey must be at most 255 characters.");
+        }
+
+        if (RoutingKeyPath is not null && !DocumentPropertyPath.IsValid(RoutingKeyPath))
+        {
+            errors.Add($"{path}:RoutingKeyPath '{RoutingKeyPath}' must be property names separated by dots, e.g. Customer.Region.");
+        }
+    }
+}

@@ -1,0 +1,14 @@
+namespace Ingest.Server.Etl;
+
+/// <summary>What an ETL task is doing.</summary>
+public enum EtlTaskState
+{
+    /// <summary>Not started yet, or stopped.</summary>
+    Stopped,
+
+    /// <summary>Sending, or waiting for changes.</summary>
+    Running,
+
+    /// <summary>The destination failed; the same batch is sent again after a backoff. Nothing is skipped.</summary>
+    Retrying,
+}
