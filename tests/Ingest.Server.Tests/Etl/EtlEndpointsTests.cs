@@ -135,15 +135,7 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
     [Fact]
     public async Task Metrics_show_each_tasks_lag_errors_and_retrying_state()
     {
-        await using var server = await ApiTestServer.StartAsync(
-            "--Ingest:Etl:0:Name=nowhere", "--Ingest:Etl:0:Collections:0=Orders",
-            "--Ingest:Etl:0:RabbitMq:Uri=amqp://guest:guest@127.0.0.1:1/", "--Ingest:Etl:0:RabbitMq:Exchange=x");
-        await server.Store.WriteAsync(EtlTestKit.Orders(1, 2));
-        using var timeout = new CancellationTokenSource(EtlTestKit.Patience);
-        while ((await server.GetJsonAsync("/etl/nowhere")).GetProperty("status").GetProperty("state").GetString() != "Retrying")
-        {
-            await Task.Delay(50, timeout.Token);
-        }
+        await using var server = await StartRetryingTaskAsync();
 
         var text = await server.Client.GetStringAsync(ApiTestServer.Relative("/metrics"));
 
@@ -155,15 +147,7 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
     [Fact]
     public async Task A_retrying_task_makes_health_unhealthy_and_stats_show_its_lag_and_error()
     {
-        await using var server = await ApiTestServer.StartAsync(
-            "--Ingest:Etl:0:Name=nowhere", "--Ingest:Etl:0:Collections:0=Orders",
-            "--Ingest:Etl:0:RabbitMq:Uri=amqp://guest:guest@127.0.0.1:1/", "--Ingest:Etl:0:RabbitMq:Exchange=x");
-        await server.Store.WriteAsync(EtlTestKit.Orders(1, 2));
-        using var timeout = new CancellationTokenSource(EtlTestKit.Patience);
-        while ((await server.GetJsonAsync("/etl/nowhere")).GetProperty("status").GetProperty("state").GetString() != "Retrying")
-        {
-            await Task.Delay(50, timeout.Token);
-        }
+        await using var server = await StartRetryingTaskAsync();
 
         var health = await server.GetJsonAsync("/health", HttpStatusCode.ServiceUnavailable);
         var task = (await server.GetJsonAsync("/stats")).GetProperty("etl")[0];
@@ -254,6 +238,22 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
         }
 
         Directory.Delete(directory, recursive: true);
+    }
+
+    /// <summary>A server with two orders and a task whose broker does not answer, once the task is retrying.</summary>
+    private static async Task<ApiTestServer> StartRetryingTaskAsync()
+    {
+        var server = await ApiTestServer.StartAsync(
+            "--Ingest:Etl:0:Name=nowhere", "--Ingest:Etl:0:Collections:0=Orders",
+            "--Ingest:Etl:0:RabbitMq:Uri=amqp://guest:guest@127.0.0.1:1/", "--Ingest:Etl:0:RabbitMq:Exchange=x");
+        await server.Store.WriteAsync(EtlTestKit.Orders(1, 2));
+        using var timeout = new CancellationTokenSource(EtlTestKit.Patience);
+        while ((await server.GetJsonAsync("/etl/nowhere")).GetProperty("status").GetProperty("state").GetString() != "Retrying")
+        {
+            await Task.Delay(50, timeout.Token);
+        }
+
+        return server;
     }
 
     private static async Task<JsonElement> WaitCaughtUpAsync(ApiTestServer server, string name)
