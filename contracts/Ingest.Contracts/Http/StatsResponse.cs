@@ -1,9 +1,10 @@
 namespace Ingest.Contracts.Http;
 
-/// <summary><c>GET /stats</c>: the store, its collections, the sources, the dead letter count and each index's summary.</summary>
+/// <summary><c>GET /stats</c>: the store, its collections, the sources, the dead letter count each index's summary and each ETL task's progress.</summary>
 public sealed record StatsResponse(
     StoreStatsEntry Store,
     IReadOnlyList<CollectionStatsEntry> Collections,
     IReadOnlyList<SourceStatsEntry> Sources,
     long DeadLetters,
-    IReadOnlyList<IndexSummaryEntry>? Indexes = null);
+    IReadOnlyList<IndexSummaryEntry>? Indexes = null,
+    IReadOnlyList<EtlTaskStatsEntry>? Etl = null);

@@ -1,6 +1,7 @@
 using Ingest.Contracts.Http;
 using Ingest.Documents;
 using Ingest.Indexing.Runtime;
+using Ingest.Server.Etl;
 using Ingest.Server.Hosting;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
@@ -9,8 +10,9 @@ namespace Ingest.Server.Api;
 
 /// <summary>
 /// Liveness (the process answers) and readiness (the store is open, its disk is not full, no damaged
-/// page was found, every source has its broker, and no index is errored: an errored index stops only itself,
-/// but its queries would answer from damaged storage, so readiness names it and its error).
+/// page was found, every source has its broker, no index is errored (an errored index stops only itself,
+/// but its queries would answer from damaged storage, so readiness names it and its error), and every
+/// ETL task reaches its broker and runs: a retrying task is treated like a disconnected source).
 /// </summary>
 public static class HealthEndpoints
 {
@@ -29,7 +31,7 @@ public static class HealthEndpoints
         return endpoints;
     }
 
-    private static IResult GetHealth(DataDirectory data, DocumentStore store, IngestionService ingestion, IndexRuntime indexes)
+    private static IResult GetHealth(DataDirectory data, DocumentStore store, IngestionService ingestion, IndexRuntime indexes, EtlService etl)
     {
         var (storeState, storeError) = StoreState(store, data);
         var healthy = storeState == StoreOpen;
@@ -50,7 +52,16 @@ public static class HealthEndpoints
             healthy &= status.State != IndexState.Errored;
         }
 
-        var report = new HealthResponse(healthy ? Healthy : Unhealthy, storeState, data.FullPath, sources, storeError, indexHealth);
+        var tasks = etl.Tasks;
+        var etlHealth = new EtlTaskHealth[tasks.Count];
+        for (var i = 0; i < etlHealth.Length; i++)
+        {
+            var status = tasks[i].GetStatus();
+            etlHealth[i] = EtlViews.Health(tasks[i].Definition.Name!, status);
+            healthy &= EtlViews.IsHealthy(status.State);
+        }
+
+        var report = new HealthResponse(healthy ? Healthy : Unhealthy, storeState, data.FullPath, sources, storeError, indexHealth, etlHealth);
         return TypedResults.Json(
             report, IngestHttpJsonContext.Default.HealthResponse, statusCode: healthy ? StatusCodes.Status200OK : StatusCodes.Status503ServiceUnavailable);
     }

@@ -1,12 +1,13 @@
 using Ingest.Contracts.Http;
 using Ingest.Documents;
 using Ingest.Server.Batching;
+using Ingest.Server.Etl;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
 
 namespace Ingest.Server.Api;
 
-/// <summary><c>/stats</c>: the store's counters, its collections, each source's consumption, batching and lag, and a summary of each index.</summary>
+/// <summary><c>/stats</c>: the store's counters, its collections, each source's consumption, batching and lag, a summary of each index and each ETL task's progress.</summary>
 public static class StatsEndpoints
 {
     public static IEndpointRouteBuilder MapStatsEndpoints(this IEndpointRouteBuilder endpoints)
@@ -16,7 +17,7 @@ public static class StatsEndpoints
         return endpoints;
     }
 
-    private static IResult GetStats(DocumentStore store, IngestionService ingestion, IndexRuntime indexes)
+    private static IResult GetStats(DocumentStore store, IngestionService ingestion, IndexRuntime indexes, EtlService etl)
     {
         var stats = store.GetStats();
         var storeEntry = new StoreStatsEntry(
@@ -37,8 +38,9 @@ public static class StatsEndpoints
         }
 
         var indexSummaries = indexes.Manager.GetStatuses().Select(IndexViews.Summary).ToArray();
+        var etlTasks = etl.Tasks.Select(static t => EtlViews.Stats(t.Definition.Name!, t.GetStatus())).ToArray();
         return TypedResults.Json(
-            new StatsResponse(storeEntry, collections, sources, stats.DeadLetterCount, indexSummaries), IngestHttpJsonContext.Default.StatsResponse);
+            new StatsResponse(storeEntry, collections, sources, stats.DeadLetterCount, indexSummaries, etlTasks), IngestHttpJsonContext.Default.StatsResponse);
     }
 
     private static SourceStatsEntry ToEntry(SourceStatus status)

@@ -29,6 +29,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     private readonly EtlMessageBuilder _builder;
     private readonly ILogger _logger;
     private readonly TimeProvider _time;
+    private readonly EtlSendRate _rate;
     private readonly SemaphoreSlim _sendGate = new(1, 1);
     private readonly CancellationTokenSource _stop = new();
     private IEtlDestination? _destination;
@@ -48,6 +49,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         _createDestination = createDestination;
         _logger = logger;
         _time = time;
+        _rate = new EtlSendRate(time);
         EtlScript? script = null;
         if (!string.IsNullOrWhiteSpace(definition.Script) && !EtlScript.TryCompile(definition.Script, definition.Limits, out script, out var error))
         {
@@ -90,7 +92,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
 
         return new EtlTaskStatus(
             _state, _destination?.Describe ?? DescribeDestination(Definition), lastSent, lastEtag, Math.Max(0, lastEtag - lastSent), lagSeconds,
-            Interlocked.Read(ref _messagesSent), Errors.Count, _lastError, _lastErrorTime);
+            Interlocked.Read(ref _messagesSent), Errors.Count, _lastError, _lastErrorTime, _rate.PerSecond());
     }
 
     private async Task RunAsync(CancellationToken stop)
@@ -117,6 +119,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
                 await _store.ReportProgressAsync(ConsumerName, batch.LastEtag).ConfigureAwait(false);
                 Interlocked.Exchange(ref _lastSentEtag, batch.LastEtag);
                 Interlocked.Add(ref _messagesSent, prepared.Messages.Count);
+                _rate.Record(prepared.Messages.Count);
             }
         }
         catch (OperationCanceledException) when (stop.IsCancellationRequested)
@@ -131,11 +134,15 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             // The store failed (disk full, corruption): the task cannot record progress, so it stops and says why.
             _lastError = $"stopped: {ex.Message}";
             _lastErrorTime = _time.GetUtcNow().UtcDateTime;
+            _state = EtlTaskState.Errored;
             LogTaskStopped(ex, Definition.Name!);
         }
         finally
         {
-            _state = EtlTaskState.Stopped;
+            if (_state != EtlTaskState.Errored)
+            {
+                _state = EtlTaskState.Stopped;
+            }
         }
     }
 

@@ -11,4 +11,7 @@ public enum EtlTaskState
 
     /// <summary>The destination failed; the same batch is sent again after a backoff. Nothing is skipped.</summary>
     Retrying,
+
+    /// <summary>The store failed (disk full, damage): the task stopped and says why in its last error; a new <c>PUT</c> or a restart starts it again.</summary>
+    Errored,
 }

@@ -135,21 +135,65 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
     [Fact]
     public async Task Metrics_show_each_tasks_lag_errors_and_retrying_state()
     {
-        await using var server = await ApiTestServer.StartAsync(
-            "--Ingest:Etl:0:Name=nowhere", "--Ingest:Etl:0:Collections:0=Orders",
-            "--Ingest:Etl:0:RabbitMq:Uri=amqp://guest:guest@127.0.0.1:1/", "--Ingest:Etl:0:RabbitMq:Exchange=x");
-        await server.Store.WriteAsync(EtlTestKit.Orders(1, 2));
-        using var timeout = new CancellationTokenSource(EtlTestKit.Patience);
-        while ((await server.GetJsonAsync("/etl/nowhere")).GetProperty("status").GetProperty("state").GetString() != "Retrying")
-        {
-            await Task.Delay(50, timeout.Token);
-        }
+        await using var server = await StartRetryingTaskAsync();
 
         var text = await server.Client.GetStringAsync(ApiTestServer.Relative("/metrics"));
 
         Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_lag_changes\{[^}]*task="nowhere"[^}]*\} 2$"""), text);
         Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_retrying\{[^}]*task="nowhere"[^}]*\} 1$"""), text);
         Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_messages_sent_total\{[^}]*task="nowhere"[^}]*\} 0$"""), text);
+    }
+
+    [Fact]
+    public async Task A_retrying_task_makes_health_unhealthy_and_stats_show_its_lag_and_error()
+    {
+        await using var server = await StartRetryingTaskAsync();
+
+        var health = await server.GetJsonAsync("/health", HttpStatusCode.ServiceUnavailable);
+        var task = (await server.GetJsonAsync("/stats")).GetProperty("etl")[0];
+
+        Assert.Equal("unhealthy", health.GetProperty("status").GetString());
+        var etl = health.GetProperty("etl")[0];
+        Assert.Equal("nowhere", etl.GetProperty("name").GetString());
+        Assert.Equal("retrying", etl.GetProperty("state").GetString());
+        Assert.False(string.IsNullOrEmpty(etl.GetProperty("error").GetString()));
+        Assert.Equal("retrying", task.GetProperty("state").GetString());
+        Assert.Equal(0, task.GetProperty("lastSentEtag").GetInt64());
+        Assert.Equal(2, task.GetProperty("lagChanges").GetInt64());
+        Assert.True(task.GetProperty("lagSeconds").GetDouble() >= 0);
+        Assert.Equal(0, task.GetProperty("messagesSent").GetInt64());
+        Assert.Equal(0, task.GetProperty("messagesPerSecond").GetDouble());
+        Assert.False(string.IsNullOrEmpty(task.GetProperty("lastError").GetString()));
+        Assert.Contains("x", task.GetProperty("destination").GetString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task A_running_task_keeps_health_healthy_and_stats_show_its_progress_and_rate()
+    {
+        var kafka = await brokers.GetKafkaAsync();
+        var topic = KafkaTestKit.NewName("etl-stats");
+        await KafkaTestKit.CreateTopicAsync(kafka.BootstrapServers, topic, 1);
+        await using var server = await ApiTestServer.StartAsync(
+            "--Ingest:Etl:0:Name=orders-out", "--Ingest:Etl:0:Collections:0=Orders",
+            $"--Ingest:Etl:0:Kafka:BootstrapServers={kafka.BootstrapServers}", $"--Ingest:Etl:0:Kafka:Topic={topic}",
+            "--Ingest:Etl:0:Script=function transform(doc) { if (doc.N === 2) throw new Error('no price'); return { body: doc }; }");
+        await server.Store.WriteAsync(EtlTestKit.Orders(1, 5));
+        await WaitCaughtUpAsync(server, "orders-out");
+
+        var health = await server.GetJsonAsync("/health");
+        var task = (await server.GetJsonAsync("/stats")).GetProperty("etl")[0];
+
+        var etl = health.GetProperty("etl")[0];
+        Assert.Equal("running", etl.GetProperty("state").GetString());
+        Assert.Equal(JsonValueKind.Null, etl.GetProperty("error").ValueKind);
+        Assert.Equal("orders-out", task.GetProperty("name").GetString());
+        Assert.Equal("running", task.GetProperty("state").GetString());
+        Assert.Equal(server.Store.LastEtag, task.GetProperty("lastSentEtag").GetInt64());
+        Assert.Equal(0, task.GetProperty("lagChanges").GetInt64());
+        Assert.Equal(0, task.GetProperty("lagSeconds").GetDouble());
+        Assert.Equal(4, task.GetProperty("messagesSent").GetInt64());
+        Assert.True(task.GetProperty("messagesPerSecond").GetDouble() > 0);
+        Assert.Equal(1, task.GetProperty("errors").GetInt32());
     }
 
     [Fact]
@@ -194,6 +238,22 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
         }
 
         Directory.Delete(directory, recursive: true);
+    }
+
+    /// <summary>A server with two orders and a task whose broker does not answer, once the task is retrying.</summary>
+    private static async Task<ApiTestServer> StartRetryingTaskAsync()
+    {
+        var server = await ApiTestServer.StartAsync(
+            "--Ingest:Etl:0:Name=nowhere", "--Ingest:Etl:0:Collections:0=Orders",
+            "--Ingest:Etl:0:RabbitMq:Uri=amqp://guest:guest@127.0.0.1:1/", "--Ingest:Etl:0:RabbitMq:Exchange=x");
+        await server.Store.WriteAsync(EtlTestKit.Orders(1, 2));
+        using var timeout = new CancellationTokenSource(EtlTestKit.Patience);
+        while ((await server.GetJsonAsync("/etl/nowhere")).GetProperty("status").GetProperty("state").GetString() != "Retrying")
+        {
+            await Task.Delay(50, timeout.Token);
+        }
+
+        return server;
     }
 
     private static async Task<JsonElement> WaitCaughtUpAsync(ApiTestServer server, string name)
