@@ -22,7 +22,7 @@ namespace Ingest.Indexing.Runtime;
 internal sealed class IndexRunner : IAsyncDisposable
 {
     // Bytes a string of n UTF-16 chars takes on the heap, beyond 2n: object header, method table, length, terminator.
-    private const int StringOverheadBytes = 22;
+    internal const int StringOverheadBytes = 22;
 
     private readonly DocumentStore _store;
     private readonly IndexStorage _storage;
@@ -345,10 +345,8 @@ internal sealed class IndexRunner : IAsyncDisposable
                     _batch.Delete(id, change.Etag);
                 }
 
-                // The batch's arrays double when they grow and the apply needs work lists of about the batch's size:
-                // stop while twice what is used still fits the budget.
                 if (_batch.Count >= cap
-                    || (2 * (_batch.UsedBytes + ApplyWorkBytes())) + idBytes >= budget
+                    || EstimateBatchMemory(_batch, idBytes) >= budget
                     || Stopwatch.GetTimestamp() >= deadline
                     || ct.IsCancellationRequested)
                 {
@@ -386,8 +384,13 @@ internal sealed class IndexRunner : IAsyncDisposable
         return true;
     }
 
-    /// <summary>What applying the batch will hold: its terms copied into the arena and twice (new and old) as posting ops.</summary>
-    private long ApplyWorkBytes() => (2L * _batch.Terms.ByteCount) + (_batch.Terms.Count * 2L * 24) + (_batch.Count * 32L);
+    /// <summary>
+    /// The memory a batch will need by the time it is applied, for closing it under the budget: the batch's arrays
+    /// double when they grow, and applying it holds its terms copied into the arena and twice (new and old) as posting
+    /// ops, so twice (used + apply work), plus the id strings (<paramref name="idBytes"/>).
+    /// </summary>
+    internal static long EstimateBatchMemory(IndexBatch batch, long idBytes) =>
+        (2 * (batch.UsedBytes + (2L * batch.Terms.ByteCount) + (batch.Terms.Count * 2L * 24) + (batch.Count * 32L))) + idBytes;
 
     private bool IsIndexed(ReadOnlySpan<byte> collection)
     {

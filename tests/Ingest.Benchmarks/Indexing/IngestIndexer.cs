@@ -1,7 +1,6 @@
 using System.Diagnostics;
-using System.Runtime.CompilerServices;
 using Ingest.Documents;
-using Ingest.Indexing.Extraction;
+using Ingest.Indexing.Runtime;
 using Ingest.Indexing.Storage;
 using Ingest.Storage;
 
@@ -16,13 +15,6 @@ namespace Ingest.Benchmarks.Indexing;
 /// </summary>
 internal sealed class IngestIndexer : IDisposable
 {
-    // Batch memory as the engine's IndexRunner accounts it: the batch's used bytes and what applying it will hold
-    // (its term bytes copied into the arena, two posting ops per term, a record per change), doubled because arrays
-    // grow by doubling, plus the document id strings.
-    private const int BytesPerApplyTerm = 2 * 24;
-    private const int BytesPerApplyChange = 32;
-    private const int StringOverheadBytes = 22;
-
     private readonly DocumentStore _store;
     private readonly IndexStorage _index;
     private readonly IndexBatch _batch;
@@ -94,7 +86,7 @@ internal sealed class IngestIndexer : IDisposable
             }
 
             var id = change.Id;
-            idBytes += StringOverheadBytes + (2L * id.Length);
+            idBytes += IndexRunner.StringOverheadBytes + (2L * id.Length);
             if (change.IsDeleted)
             {
                 _batch.Delete(id, change.Etag);
@@ -105,7 +97,7 @@ internal sealed class IngestIndexer : IDisposable
             }
 
             count++;
-            var bytes = BatchBytes(idBytes);
+            var bytes = IndexRunner.EstimateBatchMemory(_batch, idBytes);
             PeakBatchBytes = Math.Max(PeakBatchBytes, bytes);
             if (count == limits.MaxDocuments || bytes >= limits.MemoryBudgetBytes || Stopwatch.GetElapsedTime(started) >= limits.MaxDuration)
             {
@@ -114,14 +106,5 @@ internal sealed class IngestIndexer : IDisposable
         }
 
         return count;
-    }
-
-    private long BatchBytes(long idBytes)
-    {
-        var terms = _batch.Terms;
-        var perChange = Unsafe.SizeOf<IndexChange>() + (OrderIndex.Definition.Fields.Count * Unsafe.SizeOf<FieldTally>());
-        var used = terms.ByteCount + (terms.Count * 2L * sizeof(int)) + ((long)_batch.Count * perChange);
-        var apply = (2L * terms.ByteCount) + ((long)terms.Count * BytesPerApplyTerm) + ((long)_batch.Count * BytesPerApplyChange);
-        return (2 * (used + apply)) + idBytes;
     }
 }
