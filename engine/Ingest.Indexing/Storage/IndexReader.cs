@@ -11,7 +11,7 @@ namespace Ingest.Indexing.Storage;
 /// caller's list in ascending order without repeats. Field numbers are the definition's ordinals; terms are encoded as
 /// extraction encodes them (Terms/). Not thread-safe; dispose it to release the snapshot.
 /// </summary>
-public sealed class IndexReader : IDisposable
+public sealed partial class IndexReader : IDisposable
 {
     private readonly ReadTransaction _tx;
     private readonly int _fieldCount;

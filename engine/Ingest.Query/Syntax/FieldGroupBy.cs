@@ -1,0 +1,3 @@
+namespace Ingest.Query.Syntax;
+
+public sealed record FieldGroupBy(FieldRef Field, SourcePosition Position) : GroupByItem(Position);

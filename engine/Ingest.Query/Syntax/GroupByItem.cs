@@ -1,0 +1,3 @@
+namespace Ingest.Query.Syntax;
+
+public abstract record GroupByItem(SourcePosition Position);

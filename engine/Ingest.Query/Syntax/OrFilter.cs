@@ -1,0 +1,3 @@
+namespace Ingest.Query.Syntax;
+
+public sealed record OrFilter(QueryFilter Left, QueryFilter Right, SourcePosition Position) : QueryFilter(Position);
