@@ -35,6 +35,7 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
     private readonly CancellationTokenSource _stopping = new();
     private readonly List<Task> _background = [];
     private Task? _sweeping;
+    private int _disposed;
 
     private AutoIndexCatalog(IndexManager indexes, DocumentStore store, AutoIndexUsageLog usage, AutoIndexOptions options, TimeProvider time, ILogger logger)
     {
@@ -165,6 +166,11 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
         await _stopping.CancelAsync().ConfigureAwait(false);
         Task[] background;
         lock (_background)

@@ -35,7 +35,7 @@ internal sealed class AutoIndexUsageLog
             foreach (var property in json.RootElement.EnumerateObject())
             {
                 if (property.Value.ValueKind == JsonValueKind.String
-                    && DateTime.TryParse(property.Value.GetString(), CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind | DateTimeStyles.AdjustToUniversal, out var at))
+                    && DateTime.TryParse(property.Value.GetString(), CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out var at))
                 {
                     log._lastUsed[property.Name] = at;
                 }
