@@ -175,7 +175,8 @@ public sealed class QueryEngine
                 return;
             }
 
-            if (_indexes.Manager.GetStatus(name) is not { } now || now.State == IndexState.Errored)
+            var now = _indexes.Manager.GetStatus(name);
+            if (now is null || now.State == IndexState.Errored)
             {
                 ThrowIfErrored(now ?? status);
                 break;
