@@ -25,6 +25,8 @@ public sealed class QueryEngine
     private readonly QueryRuntime _queries;
     private readonly DocumentStore _store;
     private readonly QueryRunner _runner;
+    private readonly Action _finished;
+    private int _running;
 
     public QueryEngine(IndexRuntime indexes, QueryRuntime queries, DocumentStore store)
     {
@@ -32,7 +34,11 @@ public sealed class QueryEngine
         _queries = queries;
         _store = store;
         _runner = new QueryRunner(store);
+        _finished = () => Interlocked.Decrement(ref _running);
     }
+
+    /// <summary>Queries started and not yet disposed (their results still being written).</summary>
+    public int RunningQueries => Volatile.Read(ref _running);
 
     /// <summary>Starts <paramref name="text"/>: the match set is computed when this returns, rows as they are written. Dispose the result.</summary>
     public async Task<QueryExecution> StartAsync(string text, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale, string? continuation, CancellationToken ct)
@@ -49,7 +55,7 @@ public sealed class QueryEngine
             if (source.Name is null)
             {
                 var scan = _runner.Prepare(query, null, bound, continuation);
-                return new QueryExecution(_runner.Run(scan, null, ct), null, scan.SourceName, false, false, false, _store.LastEtag, started);
+                return Started(new QueryExecution(_runner.Run(scan, null, ct), null, scan.SourceName, false, false, false, _store.LastEtag, started, _finished));
             }
 
             var status = _indexes.Manager.GetStatus(source.Name);
@@ -89,7 +95,7 @@ public sealed class QueryEngine
             try
             {
                 var results = _runner.Run(prepared, reader, ct);
-                return new QueryExecution(results, reader, source.Name, source.IsAutomatic, source.Created, reader.LastIndexedEtag < etagAtStart, reader.LastIndexedEtag, started);
+                return Started(new QueryExecution(results, reader, source.Name, source.IsAutomatic, source.Created, reader.LastIndexedEtag < etagAtStart, reader.LastIndexedEtag, started, _finished));
             }
             catch
             {
@@ -116,6 +122,12 @@ public sealed class QueryEngine
         var prepared = _runner.Prepare(query, status.Definition, bound, null);
         using var reader = _indexes.Manager.BeginRead(source.Name);
         return (source.Name, _runner.Explain(prepared, reader is not null && ReadsDefinition(source.Name, status.Definition) ? reader : null));
+    }
+
+    private QueryExecution Started(QueryExecution execution)
+    {
+        Interlocked.Increment(ref _running);
+        return execution;
     }
 
     private static QueryException NoSuchIndex(ParsedQuery query, string name) =>

@@ -12,9 +12,11 @@ public sealed class QueryExecution : IDisposable
 {
     private readonly IndexReader? _reader;
     private readonly long _started;
+    private Action? _onDispose;
 
-    internal QueryExecution(QueryResults results, IndexReader? reader, string indexName, bool isAutomatic, bool indexCreated, bool isStale, long lastIndexedEtag, long started)
+    internal QueryExecution(QueryResults results, IndexReader? reader, string indexName, bool isAutomatic, bool indexCreated, bool isStale, long lastIndexedEtag, long started, Action onDispose)
     {
+        _onDispose = onDispose;
         Results = results;
         _reader = reader;
         IndexName = indexName;
@@ -45,7 +47,13 @@ public sealed class QueryExecution : IDisposable
 
     public void Dispose()
     {
+        if (Interlocked.Exchange(ref _onDispose, null) is not { } onDispose)
+        {
+            return;
+        }
+
         Results.Dispose();
         _reader?.Dispose();
+        onDispose();
     }
 }
