@@ -1,12 +1,11 @@
 using System.Buffers.Binary;
-using Ingest.Storage.FixedSizeTrees;
 
 namespace Ingest.Indexing.Storage;
 
 /// <summary>
 /// Reader methods for the query executor (Ingest.Query's Execution/): every entry (for <c>not</c>), ids by prefix,
-/// columns opened once per query, and the rank of each entry in a field's term order or in document id order (for
-/// <c>order by</c> a keyword or the id), plus what a continuation token needs to resume after an entry.
+/// column keys for sorting, the rank of each entry in document id order (for <c>order by</c> the id), and what a
+/// continuation token needs to resume after an entry (its smallest term in a field, its folded id).
 /// </summary>
 public sealed partial class IndexReader
 {
@@ -60,65 +59,15 @@ public sealed partial class IndexReader
         System.Runtime.InteropServices.CollectionsMarshal.AsSpan(result)[first..].Sort();
     }
 
-    /// <summary>A number or datetime field's column (entry -> 8-byte order-preserving term), or null when no entry has a value.</summary>
-    internal FixedSizeTree? OpenColumn(int field)
-    {
-        CheckField(field);
-        return _tx.OpenFixedSizeTree(IndexLayout.ColumnName(field));
-    }
-
     /// <summary>
-    /// Sets <c>ranks[entry]</c> to <c>2i + 1</c> for the i-th term of <paramref name="field"/> (in term order) that the
-    /// entry holds first, so an entry ranks by its smallest term; entries without a term keep 0. With an
-    /// <paramref name="anchor"/> term, <paramref name="anchorRank"/> is its rank if the field has it, else the even rank
-    /// between its neighbours (<c>2i</c> for the first term above it), so keyset resumption works across new terms.
+    /// Each entry's column key (the 8 order-preserving bytes as a big-endian integer) into <paramref name="keys"/>, 0
+    /// where it has none (no encoding writes 0); entries ascending. One ordered walk of the column.
     /// </summary>
-    internal void RankTerms(int field, ulong[] ranks, ReadOnlySpan<byte> anchor, bool hasAnchor, List<long> scratch, out ulong anchorRank)
-    {
-        ArgumentNullException.ThrowIfNull(ranks);
-        ArgumentNullException.ThrowIfNull(scratch);
-        CheckField(field);
-        var low = IndexLayout.TermKey(field, [], _key);
-        var end = FieldEnd(field);
-        var cursor = _terms.CreateCursor();
-        ulong index = 0;
-        anchorRank = 0;
-        var anchorPlaced = !hasAnchor;
-        for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(end) < 0; ok = cursor.MoveNext())
-        {
-            var rank = (2 * index) + 1;
-            if (!anchorPlaced)
-            {
-                var order = cursor.Key[IndexLayout.FieldPrefixSize..].SequenceCompareTo(anchor);
-                if (order >= 0)
-                {
-                    anchorRank = order == 0 ? rank : rank - 1;
-                    anchorPlaced = true;
-                }
-            }
-
-            scratch.Clear();
-            AppendIds(cursor.Value, scratch);
-            foreach (var entry in scratch)
-            {
-                if ((ulong)entry < (ulong)ranks.Length && ranks[entry] == 0)
-                {
-                    ranks[entry] = rank;
-                }
-            }
-
-            index++;
-        }
-
-        if (!anchorPlaced)
-        {
-            anchorRank = 2 * index;
-        }
-    }
+    internal int ReadColumnSortKeys(int field, ReadOnlySpan<long> entries, Span<ulong> keys) => ReadColumnKeys(field, entries, keys);
 
     /// <summary>
     /// Sets <c>ranks[entry]</c> to <c>2i + 1</c> for the entry whose folded document id is the i-th in byte order; with an
-    /// <paramref name="anchor"/> folded id, <paramref name="anchorRank"/> as <see cref="RankTerms"/> places it.
+    /// <paramref name="anchor"/> folded id, <paramref name="anchorRank"/> as its rank if the index has it, else the even rank between its neighbours, so keyset resumption works across new ids.
     /// </summary>
     internal void RankDocumentIds(ulong[] ranks, ReadOnlySpan<byte> anchor, bool hasAnchor, out ulong anchorRank)
     {

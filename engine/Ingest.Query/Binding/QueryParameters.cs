@@ -32,7 +32,7 @@ public sealed class QueryParameters
             return value;
         }
 
-        var element = Find(parameter);
+        var element = GetJson(parameter);
         if (element.ValueKind is JsonValueKind.Array or JsonValueKind.Object)
         {
             throw new QueryException(
@@ -49,7 +49,7 @@ public sealed class QueryParameters
         var result = new List<QueryValue>(values.Count);
         foreach (var value in values)
         {
-            if (value is ParameterValue parameter && Find(parameter) is { ValueKind: JsonValueKind.Array } array)
+            if (value is ParameterValue parameter && GetJson(parameter) is { ValueKind: JsonValueKind.Array } array)
             {
                 foreach (var item in array.EnumerateArray())
                 {
@@ -84,8 +84,11 @@ public sealed class QueryParameters
         throw new QueryException(value.Position, $"{clause} takes a non-negative integer but found {LiteralText.Describe(literal)}");
     }
 
-    private JsonElement Find(ParameterValue parameter)
+    /// <summary>The JSON value of a parameter, as passed.</summary>
+    /// <exception cref="QueryException">At the parameter's position, when it was not passed.</exception>
+    public JsonElement GetJson(ParameterValue parameter)
     {
+        ArgumentNullException.ThrowIfNull(parameter);
         if (_values.TryGetValue(parameter.Name, out var element))
         {
             return element;

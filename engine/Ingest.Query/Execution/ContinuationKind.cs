@@ -7,7 +7,4 @@ internal enum ContinuationKind : byte
 
     /// <summary>A collection scan: after an etag.</summary>
     Collection = 1,
-
-    /// <summary>Aggregated rows: after a row count.</summary>
-    Rows = 2,
 }

@@ -9,7 +9,7 @@ namespace Ingest.Query.Execution;
 /// across concurrent writes neither repeat nor skip:
 /// <code>
 /// | version u8 = 1 | kind u8 | source: length-prefixed UTF-8 (index name or collection/Name) |
-/// | definition fingerprint u64 | bound etag i64 | last i64 (entry, etag or rows) | anchor u64 (hash of the last entry's folded id) |
+/// | definition fingerprint u64 | bound etag i64 | last i64 (entry or etag) | anchor u64 (hash of the last entry's folded id) |
 /// | key count u8 | per key: kind u8 | field i32 | descending u8 | missing u8 | value u64 | bytes: length-prefixed |
 /// </code>
 /// The bound is the index's (or store's) last etag when the first page ran: later pages leave out documents written
@@ -93,7 +93,7 @@ internal sealed record ContinuationToken(
                 keys[i] = new ContinuationKey(missing, value, reader.ReadBytes(length));
             }
 
-            return kind > ContinuationKind.Rows ? throw Invalid("unknown kind") : new ContinuationToken(kind, source, fingerprint, bound, last, anchor, order, keys);
+            return kind > ContinuationKind.Collection ? throw Invalid("unknown kind") : new ContinuationToken(kind, source, fingerprint, bound, last, anchor, order, keys);
         }
         catch (Exception ex) when (ex is FormatException or EndOfStreamException or IOException or ArgumentException)
         {

@@ -1,4 +1,5 @@
 using Ingest.Indexing.Definitions;
+using Ingest.Query.Aggregation;
 using Ingest.Query.Syntax;
 
 namespace Ingest.Query.Execution;
@@ -45,7 +46,7 @@ public sealed class PreparedQuery
 
     internal ProjectionItem[] Projection { get; set; } = [];
 
-    internal IQueryAggregation? Aggregation { get; set; }
+    internal AggregationQuery? Aggregation { get; set; }
 
     /// <summary>For a collection scan's <c>select count()</c>: the column name.</summary>
     internal string? CountOnlyName { get; set; }

@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using System.Text.Json;
 using Ingest.Documents;
 using Ingest.Documents.Reading;
@@ -6,8 +7,8 @@ using Ingest.Indexing.Storage;
 namespace Ingest.Query.Execution;
 
 /// <summary>
-/// One page of a query's results, computed up to what the page needs: the match set and (for ordered queries) the
-/// first top-k batch are ready when <see cref="QueryRunner.Run"/> returns; documents are read while
+/// One page of a query's results, computed up to what the page needs: the match set is ready when
+/// <see cref="QueryRunner.Run"/> returns; candidates are ordered a batch at a time and documents read while
 /// <see cref="WriteResultsAsync"/> writes them. Holds a document store snapshot and pooled buffers until disposed; the
 /// index reader passed to Run must stay open until then. Not thread-safe.
 /// </summary>
@@ -22,7 +23,6 @@ public sealed class QueryResults : IDisposable
     private readonly List<long>? _matches;
     private readonly EntryCandidates? _candidates;
     private readonly SortKeySource[] _keys;
-    private readonly IAggregationRows? _rows;
     private readonly long _boundEtag;
     private readonly bool _excludeNewer;
     private CollectionEnumerator _collection;
@@ -35,7 +35,7 @@ public sealed class QueryResults : IDisposable
 
     internal QueryResults(
         QueryRunner runner, PreparedQuery prepared, IndexReader? index, DocumentReader documents, List<long>? matches,
-        EntryCandidates? candidates, SortKeySource[] keys, IAggregationRows? rows, long totalResults)
+        EntryCandidates? candidates, SortKeySource[] keys, long totalResults)
     {
         _runner = runner;
         _prepared = prepared;
@@ -44,29 +44,22 @@ public sealed class QueryResults : IDisposable
         _matches = matches;
         _candidates = candidates;
         _keys = keys;
-        _rows = rows;
         TotalResults = totalResults;
         var resume = prepared.Resume;
         _excludeNewer = resume != null;
         _boundEtag = resume?.BoundEtag ?? (index?.LastIndexedEtag ?? documents.LastEtag);
         _skip = resume == null ? prepared.Offset : 0;
-        if (rows != null || prepared.CountOnlyName != null)
-        {
-            _last = resume?.Last ?? 0; // rows already returned
-            _skip = 0;
-            _written = 0;
-            _rowStart = resume == null ? Math.Min(prepared.Offset, rows?.Count ?? 1) : (int)Math.Min(resume.Last, int.MaxValue);
-        }
-        else if (prepared.IsCollectionScan)
+        if (prepared.IsCollectionScan)
         {
             _collection = documents.GetCollection(prepared.Collection!, resume?.Last ?? 0);
         }
     }
 
-    private int _rowStart;
-
-    /// <summary>The size of the match set (grouped queries: the number of rows; a collection scan: the collection's documents).</summary>
-    public long TotalResults { get; }
+    /// <summary>
+    /// The size of the match set; a collection scan: the collection's documents. For grouped and faceted queries the
+    /// number of rows before offset and limit, known once <see cref="WriteResultsAsync"/> has run (0 before).
+    /// </summary>
+    public long TotalResults { get; private set; }
 
     public QueryResultShape Shape => _prepared.Shape;
 
@@ -75,8 +68,8 @@ public sealed class QueryResults : IDisposable
     /// <summary>After <see cref="WriteResultsAsync"/>: the token for the next page, or null when this was the last.</summary>
     public string? Continuation { get; private set; }
 
-    /// <summary>The rows written by <see cref="WriteResultsAsync"/>.</summary>
-    public long Count => _written;
+    /// <summary>The rows written by <see cref="WriteResultsAsync"/> (for aggregated shapes, -1: Aggregation/ does not say).</summary>
+    public long Count => _prepared.Aggregation != null ? -1 : _written;
 
     /// <summary>
     /// Writes the page's rows as JSON values (the elements of a results array: write the array's start and end around
@@ -87,13 +80,28 @@ public sealed class QueryResults : IDisposable
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(flush);
         ObjectDisposedException.ThrowIf(_disposed, this);
-        while (WriteSome(writer, RowsPerFlush))
+        if (_prepared.Aggregation != null)
         {
-            await flush(ct).ConfigureAwait(false);
-            ct.ThrowIfCancellationRequested();
+            TotalResults = _prepared.Aggregation.Write(_index!, CollectionsMarshal.AsSpan(_matches), writer, ct);
+        }
+        else if (_prepared.CountOnlyName != null)
+        {
+            writer.WriteStartObject();
+            writer.WriteNumber(_prepared.CountOnlyName, TotalResults);
+            writer.WriteEndObject();
+            _written = 1;
+        }
+        else
+        {
+            while (WriteSome(writer, RowsPerFlush))
+            {
+                await flush(ct).ConfigureAwait(false);
+                ct.ThrowIfCancellationRequested();
+            }
+
+            Continuation = MakeContinuation();
         }
 
-        Continuation = MakeContinuation();
         await flush(ct).ConfigureAwait(false);
     }
 
@@ -111,7 +119,6 @@ public sealed class QueryResults : IDisposable
             key.Dispose();
         }
 
-        _rows?.Dispose();
         EntryListPool.Return(_matches);
         _documents.Dispose();
     }
@@ -119,13 +126,7 @@ public sealed class QueryResults : IDisposable
     /// <summary>Writes up to <paramref name="batch"/> rows; false once the page is complete.</summary>
     private bool WriteSome(Utf8JsonWriter writer, int batch)
     {
-        if (_rows != null || _prepared.CountOnlyName != null)
-        {
-            return WriteRows(writer, batch);
-        }
-
-        var n = 0;
-        while (n < batch)
+        for (var n = 0; n < batch; n++)
         {
             if (_prepared.Limit is { } limit && _written >= limit)
             {
@@ -137,8 +138,6 @@ public sealed class QueryResults : IDisposable
                 _exhausted = true;
                 return false;
             }
-
-            n++;
         }
 
         return true;
@@ -173,7 +172,6 @@ public sealed class QueryResults : IDisposable
 
             WriteRow(document, writer);
             _last = entry;
-            _hasLast = true;
             return true;
         }
 
@@ -199,7 +197,6 @@ public sealed class QueryResults : IDisposable
             _runner.CountDocumentRead();
             WriteRow(document, writer);
             _last = document.Etag;
-            _hasLast = true;
             return true;
         }
 
@@ -218,72 +215,26 @@ public sealed class QueryResults : IDisposable
         }
 
         _written++;
-    }
-
-    private bool WriteRows(Utf8JsonWriter writer, int batch)
-    {
-        var total = _rows?.Count ?? 1;
-        var n = 0;
-        while (n < batch)
-        {
-            var index = _rowStart + (int)_written;
-            if (index >= total || (_prepared.Limit is { } limit && _written >= limit))
-            {
-                _exhausted = index >= total;
-                return false;
-            }
-
-            if (_rows != null)
-            {
-                _rows.WriteRow(index, writer);
-            }
-            else
-            {
-                writer.WriteStartObject();
-                writer.WriteNumber(_prepared.CountOnlyName!, TotalResults);
-                writer.WriteEndObject();
-            }
-
-            _written++;
-            n++;
-        }
-
-        return true;
+        _hasLast = true;
     }
 
     private string? MakeContinuation()
     {
-        if (_prepared.Limit is not { } limit || _written < limit || _exhausted)
+        if (_prepared.Limit is not { } limit || _written < limit || _exhausted || !_hasLast || _candidates is { MayHaveMore: false })
         {
             return null;
         }
 
         var p = _prepared;
-        if (_rows != null || p.CountOnlyName != null)
-        {
-            var next = _rowStart + _written;
-            return next >= (_rows?.Count ?? 1) ? null : new ContinuationToken(ContinuationKind.Rows, p.SourceName, p.DefinitionFingerprint, _boundEtag, next, 0, [], []).Encode();
-        }
-
-        if (!_hasLast)
-        {
-            return null;
-        }
-
         if (p.IsCollectionScan)
         {
             return new ContinuationToken(ContinuationKind.Collection, p.SourceName, 0, _boundEtag, _last, 0, [], []).Encode();
         }
 
-        if (_candidates is { MayHaveMore: false })
-        {
-            return null;
-        }
-
         var keys = new ContinuationKey[_keys.Length];
         for (var i = 0; i < keys.Length; i++)
         {
-            keys[i] = _keys[i].AnchorOf(_index!, _last);
+            keys[i] = _keys[i].AnchorOf(_last);
         }
 
         var anchor = _index!.TryReadDocumentKey(_last, out var documentKey) ? QueryRunner.Fingerprint(documentKey) : 0;

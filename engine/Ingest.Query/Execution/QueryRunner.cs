@@ -3,6 +3,7 @@ using Ingest.Documents;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Paths;
 using Ingest.Indexing.Storage;
+using Ingest.Query.Aggregation;
 using Ingest.Query.Binding;
 using Ingest.Query.Syntax;
 
@@ -100,7 +101,6 @@ public sealed partial class QueryRunner
         var keys = new SortKeySource[prepared.Aggregation == null ? prepared.Order.Length : 0];
         DocumentReader? documents = null;
         EntryCandidates? candidates = null;
-        IAggregationRows? rows = null;
         try
         {
             if (prepared.Filter == null)
@@ -112,13 +112,7 @@ public sealed partial class QueryRunner
                 prepared.Filter.Evaluate(reader, matches, ct);
             }
 
-            long total = matches.Count;
-            if (prepared.Aggregation != null)
-            {
-                rows = prepared.Aggregation.Compute(reader, System.Runtime.InteropServices.CollectionsMarshal.AsSpan(matches), ct);
-                total = rows.Count;
-            }
-            else
+            if (prepared.Aggregation == null)
             {
                 var resumeKeys = prepared.Resume?.Keys;
                 for (var i = 0; i < keys.Length; i++)
@@ -140,13 +134,12 @@ public sealed partial class QueryRunner
             }
 
             documents = _store.BeginRead();
-            return new QueryResults(this, prepared, reader, documents, matches, candidates, keys, rows, total);
+            return new QueryResults(this, prepared, reader, documents, matches, candidates, keys, matches.Count);
         }
         catch
         {
             documents?.Dispose();
             candidates?.Dispose();
-            rows?.Dispose();
             foreach (var key in keys)
             {
                 key?.Dispose();
@@ -212,9 +205,6 @@ public sealed partial class QueryRunner
         return hash;
     }
 
-    /// <summary>Aggregation/ sets <paramref name="aggregation"/> for a grouped, aggregated or faceted query (QUERY_API.md "Changes").</summary>
-    static partial void BindAggregation(ParsedQuery query, IndexDefinition definition, QueryParameters parameters, ref IQueryAggregation? aggregation);
-
     private static bool IsAggregating(ParsedQuery query)
     {
         if (query.GroupBy.Count > 0)
@@ -250,17 +240,25 @@ public sealed partial class QueryRunner
             throw new QueryException(query.Select.Count > 0 ? query.Select[0].Position : query.Source.Position, "this aggregation needs an index; a collection scan answers only select count()");
         }
 
-        IQueryAggregation? aggregation = null;
-        BindAggregation(query, prepared.Definition, parameters, ref aggregation);
-        if (aggregation == null)
+        var aggregation = AggregationQuery.TryBind(query, prepared.Definition, parameters.GetJson)
+            ?? throw new QueryException(query.Source.Position, "the query has no group by, aggregate or facet");
+        prepared.Aggregation = aggregation;
+        prepared.Shape = aggregation.IsFacets ? QueryResultShape.Facets : QueryResultShape.Aggregates;
+        var columns = new QueryColumn[aggregation.Columns.Count];
+        for (var i = 0; i < columns.Length; i++)
         {
-            var position = query.GroupBy.Count > 0 ? query.GroupBy[0].Position : query.Select[0].Position;
-            throw new QueryException(position, "group by, aggregates and facets are not available in this build");
+            var column = aggregation.Columns[i];
+            columns[i] = new QueryColumn(column.Name, column.Type switch
+            {
+                AggregationColumnType.String => QueryColumnType.String,
+                AggregationColumnType.Number => QueryColumnType.Number,
+                AggregationColumnType.DateTime => QueryColumnType.DateTime,
+                AggregationColumnType.Bool => QueryColumnType.Bool,
+                _ => QueryColumnType.Json,
+            });
         }
 
-        prepared.Aggregation = aggregation;
-        prepared.Shape = aggregation.Shape;
-        prepared.Columns = aggregation.Columns;
+        prepared.Columns = columns;
     }
 
     private static void BindOrder(PreparedQuery prepared)
@@ -373,8 +371,12 @@ public sealed partial class QueryRunner
 
     private static ContinuationToken CheckContinuation(PreparedQuery prepared, ContinuationToken token)
     {
-        var expectedKind = prepared.Aggregation != null || prepared.CountOnlyName != null ? ContinuationKind.Rows
-            : prepared.IsCollectionScan ? ContinuationKind.Collection : ContinuationKind.Index;
+        if (prepared.Aggregation != null || prepared.CountOnlyName != null)
+        {
+            throw new QueryException("aggregated results come in one page (use limit and offset); they take no continuation token");
+        }
+
+        var expectedKind = prepared.IsCollectionScan ? ContinuationKind.Collection : ContinuationKind.Index;
         if (token.Kind != expectedKind || !string.Equals(token.Source, prepared.SourceName, StringComparison.Ordinal))
         {
             throw new QueryException($"the continuation token belongs to a query on '{token.Source}', not to this query on '{prepared.SourceName}'");
@@ -435,7 +437,7 @@ public sealed partial class QueryRunner
                 }
             }
 
-            return new QueryResults(this, prepared, null, documents, null, null, [], null, total);
+            return new QueryResults(this, prepared, null, documents, null, null, [], total);
         }
         catch
         {

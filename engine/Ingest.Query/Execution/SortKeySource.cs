@@ -1,29 +1,29 @@
 using System.Buffers;
-using System.Buffers.Binary;
 using Ingest.Indexing.Storage;
-using Ingest.Storage.FixedSizeTrees;
 
 namespace Ingest.Query.Execution;
 
 /// <summary>
 /// The values of one order key for the entries of one reader, as comparable 128-bit keys: the high word is 1 for an
 /// entry without a value (so those sort last in both directions), the low word the value, inverted for descending.
-/// Columns are read per entry; keyword and id order build a rank per entry once (a pooled array over entry ids).
+/// Columns are read in bulk (one ordered walk per chunk of matches); keyword and id order build a rank per entry once
+/// (a pooled array over entry ids) from one walk of the field's terms or of the ids.
 /// </summary>
 internal sealed class SortKeySource : IDisposable
 {
     public static readonly UInt128 Missing = new(1, 0);
 
     private readonly SortKeySpec _spec;
-    private readonly FixedSizeTree? _column;
+    private readonly IndexReader _reader;
     private ulong[]? _ranks;
+    private ulong[]? _columnKeys;
 
     public SortKeySource(SortKeySpec spec, IndexReader reader, ContinuationKey? anchor)
     {
         _spec = spec;
+        _reader = reader;
         if (spec.Kind == SortKeyKind.Column)
         {
-            _column = reader.OpenColumn(spec.Field);
             AnchorKey = anchor == null ? default : anchor.Missing ? Missing : Adjust(anchor.Value);
             return;
         }
@@ -31,22 +31,15 @@ internal sealed class SortKeySource : IDisposable
         var length = checked((int)(reader.MaxEntryId + 1));
         _ranks = ArrayPool<ulong>.Shared.Rent(length);
         Array.Clear(_ranks, 0, length);
+        var hasAnchor = anchor is { Missing: false };
         ulong anchorRank;
         if (spec.Kind == SortKeyKind.TermRank)
         {
-            var scratch = EntryListPool.Rent();
-            try
-            {
-                reader.RankTerms(spec.Field, _ranks, anchor?.Bytes ?? [], anchor is { Missing: false }, scratch, out anchorRank);
-            }
-            finally
-            {
-                EntryListPool.Return(scratch);
-            }
+            anchorRank = RankTerms(reader, spec.Field, _ranks, anchor?.Bytes ?? [], hasAnchor);
         }
         else
         {
-            reader.RankDocumentIds(_ranks, anchor?.Bytes ?? [], anchor is { Missing: false }, out anchorRank);
+            reader.RankDocumentIds(_ranks, anchor?.Bytes ?? [], hasAnchor, out anchorRank);
         }
 
         AnchorKey = anchor == null ? default : anchor.Missing ? Missing : Adjust(anchorRank);
@@ -57,35 +50,52 @@ internal sealed class SortKeySource : IDisposable
     /// <summary>The continuation anchor's key in this reader's numbering.</summary>
     public UInt128 AnchorKey { get; }
 
-    public UInt128 KeyOf(long entry)
+    /// <summary>The keys of <paramref name="entries"/> (ascending) into <paramref name="keys"/>.</summary>
+    public void KeysOf(ReadOnlySpan<long> entries, Span<UInt128> keys)
     {
-        if (_column != null)
+        if (_spec.Kind == SortKeyKind.Column)
         {
-            return _column.TryGet(entry, out var bytes) ? Adjust(BinaryPrimitives.ReadUInt64BigEndian(bytes)) : Missing;
+            if (_columnKeys == null || _columnKeys.Length < entries.Length)
+            {
+                if (_columnKeys != null)
+                {
+                    ArrayPool<ulong>.Shared.Return(_columnKeys);
+                }
+
+                _columnKeys = ArrayPool<ulong>.Shared.Rent(entries.Length);
+            }
+
+            var raw = _columnKeys.AsSpan(0, entries.Length);
+            _reader.ReadColumnSortKeys(_spec.Field, entries, raw);
+            for (var i = 0; i < raw.Length; i++)
+            {
+                keys[i] = raw[i] == 0 ? Missing : Adjust(raw[i]);
+            }
+
+            return;
         }
 
-        var ranks = _ranks;
-        if (ranks != null && (ulong)entry < (ulong)ranks.Length && ranks[entry] != 0)
+        var ranks = _ranks!;
+        for (var i = 0; i < entries.Length; i++)
         {
-            return Adjust(ranks[entry]);
+            var entry = entries[i];
+            keys[i] = (ulong)entry < (ulong)ranks.Length && ranks[entry] != 0 ? Adjust(ranks[entry]) : Missing;
         }
-
-        return Missing;
     }
 
     /// <summary>What a continuation token stores to resume after <paramref name="entry"/>: the raw column value, or the term / folded id bytes.</summary>
-    public ContinuationKey AnchorOf(IndexReader reader, long entry)
+    public ContinuationKey AnchorOf(long entry)
     {
         switch (_spec.Kind)
         {
             case SortKeyKind.Column:
-                return _column != null && _column.TryGet(entry, out var bytes)
-                    ? new ContinuationKey(false, BinaryPrimitives.ReadUInt64BigEndian(bytes), [])
-                    : new ContinuationKey(true, 0, []);
+                Span<ulong> raw = stackalloc ulong[1];
+                _reader.ReadColumnSortKeys(_spec.Field, [entry], raw);
+                return raw[0] == 0 ? new ContinuationKey(true, 0, []) : new ContinuationKey(false, raw[0], []);
             case SortKeyKind.TermRank:
-                return reader.TryReadFirstTerm(entry, _spec.Field, out var term) ? new ContinuationKey(false, 0, term) : new ContinuationKey(true, 0, []);
+                return _reader.TryReadFirstTerm(entry, _spec.Field, out var term) ? new ContinuationKey(false, 0, term) : new ContinuationKey(true, 0, []);
             default:
-                return reader.TryReadDocumentKey(entry, out var key) ? new ContinuationKey(false, 0, key) : new ContinuationKey(true, 0, []);
+                return _reader.TryReadDocumentKey(entry, out var key) ? new ContinuationKey(false, 0, key) : new ContinuationKey(true, 0, []);
         }
     }
 
@@ -95,6 +105,60 @@ internal sealed class SortKeySource : IDisposable
         {
             ArrayPool<ulong>.Shared.Return(_ranks);
             _ranks = null;
+        }
+
+        if (_columnKeys != null)
+        {
+            ArrayPool<ulong>.Shared.Return(_columnKeys);
+            _columnKeys = null;
+        }
+    }
+
+    /// <summary>
+    /// Sets <c>ranks[entry]</c> to <c>2i + 1</c> for the i-th term of the field that the entry holds first in term
+    /// order, so an entry ranks by its smallest term (0: no term). Returns the anchor term's rank if the field has it,
+    /// else the even rank just below the first term above it, so a keyset resumes correctly across new terms.
+    /// </summary>
+    private static ulong RankTerms(IndexReader reader, int field, ulong[] ranks, ReadOnlySpan<byte> anchor, bool hasAnchor)
+    {
+        var scratch = EntryListPool.Rent();
+        try
+        {
+            var terms = reader.EnumerateTerms(field);
+            ulong index = 0;
+            ulong anchorRank = 0;
+            var anchorPlaced = !hasAnchor;
+            while (terms.MoveNext())
+            {
+                var rank = (2 * index) + 1;
+                if (!anchorPlaced)
+                {
+                    var order = terms.Term.SequenceCompareTo(anchor);
+                    if (order >= 0)
+                    {
+                        anchorRank = order == 0 ? rank : rank - 1;
+                        anchorPlaced = true;
+                    }
+                }
+
+                scratch.Clear();
+                terms.AppendEntries(scratch);
+                foreach (var entry in scratch)
+                {
+                    if ((ulong)entry < (ulong)ranks.Length && ranks[entry] == 0)
+                    {
+                        ranks[entry] = rank;
+                    }
+                }
+
+                index++;
+            }
+
+            return anchorPlaced ? anchorRank : 2 * index;
+        }
+        finally
+        {
+            EntryListPool.Return(scratch);
         }
     }
 

@@ -9,11 +9,15 @@ namespace Ingest.Query.Execution;
 /// </summary>
 internal sealed class SortedCandidates : EntryCandidates
 {
+    /// <summary>Matches whose keys are read together (one ordered column walk each).</summary>
+    private const int ChunkSize = 1024;
+
     private readonly List<long> _matches;
     private readonly SortKeySource[] _keys;
     private readonly TopKHeap _heap;
     private readonly UInt128[] _anchorKeys;
     private readonly UInt128[] _scratch;
+    private readonly UInt128[] _chunkKeys;
     private readonly int _nextBatch;
     private long _anchorEntry;
     private bool _hasAnchor;
@@ -31,6 +35,7 @@ internal sealed class SortedCandidates : EntryCandidates
         _heap = new TopKHeap(_batch, keys.Length);
         _anchorKeys = ArrayPool<UInt128>.Shared.Rent(keys.Length);
         _scratch = ArrayPool<UInt128>.Shared.Rent(keys.Length);
+        _chunkKeys = ArrayPool<UInt128>.Shared.Rent(keys.Length * ChunkSize);
         if (afterEntry is { } after)
         {
             _hasAnchor = true;
@@ -66,6 +71,7 @@ internal sealed class SortedCandidates : EntryCandidates
         _heap.Dispose();
         ArrayPool<UInt128>.Shared.Return(_anchorKeys);
         ArrayPool<UInt128>.Shared.Return(_scratch);
+        ArrayPool<UInt128>.Shared.Return(_chunkKeys);
     }
 
     private void Fill()
@@ -85,19 +91,29 @@ internal sealed class SortedCandidates : EntryCandidates
         var keyCount = _keys.Length;
         var keys = _scratch.AsSpan(0, keyCount);
         var anchor = _anchorKeys.AsSpan(0, keyCount);
-        foreach (var entry in _matches)
+        var matches = System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_matches);
+        for (var start = 0; start < matches.Length; start += ChunkSize)
         {
+            var chunk = matches.Slice(start, Math.Min(ChunkSize, matches.Length - start));
             for (var k = 0; k < keyCount; k++)
             {
-                keys[k] = _keys[k].KeyOf(entry);
+                _keys[k].KeysOf(chunk, _chunkKeys.AsSpan(k * ChunkSize, chunk.Length));
             }
 
-            if (_hasAnchor && TopKHeap.Compare(keys, entry, anchor, _anchorEntry) <= 0)
+            for (var i = 0; i < chunk.Length; i++)
             {
-                continue;
-            }
+                for (var k = 0; k < keyCount; k++)
+                {
+                    keys[k] = _chunkKeys[(k * ChunkSize) + i];
+                }
 
-            _heap.Offer(entry, keys);
+                if (_hasAnchor && TopKHeap.Compare(keys, chunk[i], anchor, _anchorEntry) <= 0)
+                {
+                    continue;
+                }
+
+                _heap.Offer(chunk[i], keys);
+            }
         }
 
         _heap.SortAscending();
