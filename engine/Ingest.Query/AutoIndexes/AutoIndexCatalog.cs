@@ -302,7 +302,7 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
                     var wanted = string.Join(" or ", need.UsableTypes.Select(IndexFieldTypeNames.ToWire));
                     throw new QueryException(
                         need.Position,
-                        $"field '{need.Path}' is a {IndexFieldTypeNames.ToWire(field.Type)} field in automatic index '{definition.Name}', but {need.Usage ?? "this use"} needs a {wanted} field; define a static index of '{collection}' with '{need.Path}' as {wanted}");
+                        $"field '{need.Path}' is a {IndexFieldTypeNames.ToWire(field.Type)} field in automatic index '{definition.Name}', but {need.Usage ?? "this use"} needs a {wanted} field; define a static index of '{collection}' with the type you need");
                 }
             }
         }
@@ -328,6 +328,25 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
         }
 
         return null;
+    }
+
+    /// <summary>The use when it allows one type; else the documents' type, the literal's, keyword, as far as the use allows them.</summary>
+    private static IndexFieldType TypeFor(IndexFieldNeed need, IndexFieldType? sampled)
+    {
+        if (need.UsableTypes.Count == 1)
+        {
+            return need.UsableTypes[0];
+        }
+
+        foreach (var candidate in new[] { sampled, need.LiteralType, IndexFieldType.Keyword })
+        {
+            if (candidate is { } type && UseAllows(need, type))
+            {
+                return type;
+            }
+        }
+
+        return need.UsableTypes[0];
     }
 
     private AnsweringIndex Used(AnsweringIndex index)
@@ -371,14 +390,11 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
             }
         }
 
-        var undecided = added.Where(n => n.UsableTypes.Count == 0).Select(n => n.Path).ToList();
+        var undecided = added.Where(n => n.UsableTypes.Count != 1).Select(n => n.Path).ToList();
         var sampled = FieldTypeSampler.Infer(_store, collection, undecided, _options.AutoIndexSampleDocuments);
         foreach (var need in added)
         {
-            var type = need.UsableTypes.Count > 0 ? need.UsableTypes[0]
-                : sampled.TryGetValue(need.Path, out var guess) ? guess
-                : need.LiteralType ?? IndexFieldType.Keyword;
-            union.Add(new IndexFieldDefinition(need.Path, need.Path, type));
+            union.Add(new IndexFieldDefinition(need.Path, need.Path, TypeFor(need, sampled.TryGetValue(need.Path, out var guess) ? guess : null)));
         }
 
         var sorted = union.OrderBy(f => f.Name, StringComparer.Ordinal).ToList();

@@ -6,14 +6,7 @@ namespace Ingest.Query.AutoIndexes;
 /// <summary>What a query asks of its index's fields (<see cref="QueryFieldUsage"/>) in the terms an index choice needs.</summary>
 public static class IndexFieldNeeds
 {
-    private static readonly (FieldUsages Usage, string Label, IndexFieldType[] Types)[] TypedUses =
-    [
-        (FieldUsages.Search, "search()", [IndexFieldType.Text]),
-        (FieldUsages.StartsWith, "startsWith()", [IndexFieldType.Keyword]),
-        (FieldUsages.Time, "time()", [IndexFieldType.DateTime]),
-        (FieldUsages.Sum, "sum() or avg()", [IndexFieldType.Number]),
-        (FieldUsages.RangeFacet, "a range facet", [IndexFieldType.Number, IndexFieldType.DateTime]),
-    ];
+    private const int AllTypes = 5;
 
     /// <summary>The fields that need an index field (a field only projected is read from the document); empty: a collection scan.</summary>
     public static IReadOnlyList<IndexFieldNeed> From(IReadOnlyList<QueryFieldRequirement> requirements)
@@ -27,34 +20,12 @@ public static class IndexFieldNeeds
                 continue;
             }
 
-            IReadOnlyList<IndexFieldType> types = [];
-            string? label = null;
-            foreach (var (usage, useLabel, useTypes) in TypedUses)
-            {
-                if ((requirement.Usages & usage) == 0)
-                {
-                    continue;
-                }
-
-                // Two typed uses of one field keep the types both allow; none left means the query cannot be answered
-                // by any one field, and the first use's types are asked for (binding then names the other use).
-                var both = types.Count == 0 ? useTypes : [.. types.Intersect(useTypes)];
-                if (label is null || both.Length > 0)
-                {
-                    types = both.Length > 0 ? both : types;
-                    label = label is null ? useLabel : $"{label} and {useLabel}";
-                }
-            }
-
-            needs.Add(new IndexFieldNeed(requirement.Path, types, label, LiteralType(requirement.Literals), requirement.Position));
+            // Every type, or none (uses no one field can serve: binding names them), leaves the choice open.
+            var usable = requirement.UsableTypes;
+            IReadOnlyList<IndexFieldType> types = usable.Count is 0 or AllTypes ? [] : usable;
+            needs.Add(new IndexFieldNeed(requirement.Path, types, requirement.Usage, requirement.LiteralType, requirement.Position));
         }
 
         return needs;
     }
-
-    private static IndexFieldType? LiteralType(LiteralKinds kinds) =>
-        (kinds & LiteralKinds.Number) != 0 ? IndexFieldType.Number
-        : (kinds & LiteralKinds.String) != 0 ? IndexFieldType.Keyword
-        : (kinds & LiteralKinds.Bool) != 0 ? IndexFieldType.Bool
-        : null;
 }

@@ -62,6 +62,21 @@ public sealed class AutoIndexCatalogTests
     }
 
     [Fact]
+    public async Task A_parsed_query_gets_its_field_types_from_its_uses_and_the_documents()
+    {
+        await using var host = await AutoIndexHost.OpenAsync();
+        await host.PutAsync(("orders/1", """{"OrderedAt":"2026-11-01T10:00:00Z","Notes":"late","Customer":"acme","Total":5,"Code":"x"}"""));
+        var query = QueryParser.Parse("from Orders where OrderedAt >= $from and search(Notes, 'late') and startsWith(Customer, 'a') select Code order by Total");
+        var needs = IndexFieldNeeds.From(Ingest.Query.Execution.QueryFieldUsage.Collect(query, Ingest.Query.Binding.QueryParameters.None));
+
+        var chosen = await host.Catalog.ChooseAsync("Orders", needs);
+
+        Assert.Equal(
+            [("Customer", IndexFieldType.Keyword), ("Notes", IndexFieldType.Text), ("OrderedAt", IndexFieldType.DateTime), ("Total", IndexFieldType.Number)],
+            host.Manager.GetStatus(chosen.Name)!.Definition.Fields.Select(f => (f.Name, f.Type)));
+    }
+
+    [Fact]
     public async Task A_query_needing_another_field_extends_the_automatic_index_and_the_smaller_one_goes_once_the_larger_caught_up()
     {
         await using var host = await AutoIndexHost.OpenAsync();
@@ -110,7 +125,7 @@ public sealed class AutoIndexCatalogTests
 
         Assert.Equal(At, error.Position);
         Assert.Equal(
-            "line 1, col 21: field 'Notes' is a keyword field in automatic index 'Auto/Orders/ByNotes', but search() needs a text field; define a static index of 'Orders' with 'Notes' as text",
+            "line 1, col 21: field 'Notes' is a keyword field in automatic index 'Auto/Orders/ByNotes', but search() needs a text field; define a static index of 'Orders' with the type you need",
             error.Message);
         Assert.Equal([keyword.Name], host.IndexNames());
     }
