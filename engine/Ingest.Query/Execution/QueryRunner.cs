@@ -172,7 +172,7 @@ public sealed partial class QueryRunner
         {
             var keys = string.Join(", ", Array.ConvertAll(prepared.Order, k => $"{k.Name} {(k.Descending ? "desc" : "asc")} ({Describe(k.Kind)})"));
             steps.Add(prepared.Limit is { } limit
-                ? new QueryPlanStep("top-k", $"k = {prepared.Offset + limit} by {keys}, ties by entry", prepared.Offset + limit, [])
+                ? new QueryPlanStep("top-k", $"k = {(long)prepared.Offset + limit} by {keys}, ties by entry", (long)prepared.Offset + limit, [])
                 : new QueryPlanStep("sort", $"every match by {keys}, ties by entry", null, []));
         }
         else if (!prepared.IsCollectionScan)
