@@ -60,6 +60,19 @@ public sealed class OrderAndOutputTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task A_collection_scan_tests_ids_and_refuses_other_conditions()
+    {
+        var page = await _host.QueryAsync("from Orders where startsWith(id(), 'ORDERS/') and id() != 'orders/2' limit 3");
+        var listed = await _host.QueryAsync("from Orders where id() in ('Orders/8', 'nope') or id() = $id", new { id = "orders/5" });
+        var error = await Assert.ThrowsAsync<Ingest.Query.Syntax.QueryException>(() => _host.QueryAsync("from Orders where id() = 'x' or Status = 'open'"));
+
+        Assert.Equal(["orders/1", "orders/3", "orders/4"], QueryHost.Ids(page));
+        Assert.Equal(7, page.Total);
+        Assert.Equal(["orders/5", "orders/8"], QueryHost.Ids(listed));
+        Assert.Equal("line 1, col 33: this condition needs an index; a collection scan (collection/Orders) can only test id()", error.Message);
+    }
+
+    [Fact]
     public async Task Grouped_queries_run_through_the_aggregation_code_over_the_match_set()
     {
         var page = await _host.QueryAsync($"from index '{OrdersFixture.Index}' where Total > 0 group by Status select Status, count()");
