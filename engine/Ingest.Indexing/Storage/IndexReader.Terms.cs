@@ -83,24 +83,24 @@ public sealed partial class IndexReader
 
         var cursor = column.CreateCursor();
         var valid = cursor.Seek(entries[0]);
+        var key = valid ? cursor.Key : long.MaxValue;
         var found = 0;
         for (var i = 0; i < entries.Length && valid; i++)
         {
             var entry = entries[i];
-            var key = cursor.Key;
             if (entry - key > ColumnWalkGap)
             {
                 valid = cursor.Seek(entry);
                 key = valid ? cursor.Key : long.MaxValue;
             }
 
-            while (key < entry && valid)
+            while (key < entry)
             {
                 valid = cursor.MoveNext();
                 key = valid ? cursor.Key : long.MaxValue;
             }
 
-            if (valid && key == entry)
+            if (key == entry)
             {
                 keys[i] = BinaryPrimitives.ReadUInt64BigEndian(cursor.Value);
                 found++;
