@@ -149,7 +149,7 @@ public sealed class QueryParser
             }
         }
 
-        return string.Join(", ", options) + " or end of query";
+        return options.Count == 0 ? "end of query" : string.Join(", ", options) + " or end of query";
     }
 
     private QuerySource ParseSource()
