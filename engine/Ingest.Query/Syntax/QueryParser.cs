@@ -595,6 +595,11 @@ public sealed class QueryParser
                 throw Expected("a name after 'as'");
             }
 
+            if (_current.Value!.Length == 0)
+            {
+                throw new QueryException(_current.Position, "empty name after 'as'");
+            }
+
             item = item with { Name = _current.Value! };
             Advance();
         }

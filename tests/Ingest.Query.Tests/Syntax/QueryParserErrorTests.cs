@@ -62,6 +62,7 @@ public sealed class QueryParserErrorTests
         { "from Orders select facet(Total, 1)", "line 1, col 33: expected 'ranges(' after ',' in 'facet(' but found '1'" },
         { "from Orders select facet(Total, ranges())", "line 1, col 40: expected a value after '(' but found ')'" },
         { "from Orders select Total as", "line 1, col 28: expected a name after 'as' but found end of query" },
+        { "from Orders select Total as ''", "line 1, col 29: empty name after 'as'" },
         { "from Orders select Total as 5", "line 1, col 29: expected a name after 'as' but found '5'" },
         { "from Orders group by sum(Total)", "line 1, col 22: expected a field or time(field, interval) after 'by' but found function 'sum'" },
         { "from Orders group by time(OrderedAt)", "line 1, col 36: expected ',' after the field of 'time(' but found ')'" },
