@@ -8,7 +8,7 @@ namespace Ingest.Query.Aggregation;
 /// <summary>
 /// Counts every facet of a query over the match set from the fields' terms (each field walked once), then writes
 /// <c>{"facet": name, "value": v, "count": n}</c> rows (descending count, then value; values no match holds left out)
-/// and <c>{"facet": name, "range": "[a, b)", "count": n}</c> rows (every range in order). A document counts once per
+/// and <c>{"facet": name, "range": "[a, b)", "count": n}</c> rows (every range in order, from "-inf" to "inf": no '+', which JSON writers escape). A document counts once per
 /// value it holds, and once per range any of its values falls in.
 /// </summary>
 internal static class FacetExecution
@@ -169,7 +169,7 @@ internal static class FacetExecution
         for (var range = 0; range <= boundaries.Length; range++)
         {
             var low = range == 0 ? "-inf" : boundaries[range - 1].ToString("R", CultureInfo.InvariantCulture);
-            var high = range == boundaries.Length ? "+inf" : boundaries[range].ToString("R", CultureInfo.InvariantCulture);
+            var high = range == boundaries.Length ? "inf" : boundaries[range].ToString("R", CultureInfo.InvariantCulture);
             writer.WriteStartObject();
             writer.WriteString(FacetName, facet.Name);
             writer.WriteString(RangeName, $"[{low}, {high})");
