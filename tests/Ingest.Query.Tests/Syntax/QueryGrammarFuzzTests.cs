@@ -50,7 +50,7 @@ public sealed class QueryGrammarFuzzTests
             for (var i = 0; i < total; i++)
             {
                 var text = QueryFormatter.Format(generator.Query());
-                var mutated = Mutate(text, random);
+                var mutated = QueryMutations.Mutate(text, random);
                 failures += ParseOrQueryError(mutated) ? 0 : 1;
             }
 
@@ -156,7 +156,7 @@ public sealed class QueryGrammarFuzzTests
     /// <summary>The same query with random whitespace between tokens and keywords and function names in random case.</summary>
     private static string Respell(string text, Random random)
     {
-        var tokens = Tokens(text);
+        var tokens = QueryMutations.Tokens(text);
         var result = new StringBuilder();
         for (var i = 0; i < tokens.Count; i++)
         {
@@ -171,58 +171,6 @@ public sealed class QueryGrammarFuzzTests
         }
 
         return result.ToString();
-    }
-
-    private static string Mutate(string text, Random random)
-    {
-        var tokens = Tokens(text).Select(t => t.Source).ToList();
-        var i = random.Next(tokens.Count);
-        switch (random.Next(8))
-        {
-            case 0:
-                tokens.RemoveAt(i);
-                break;
-            case 1:
-                tokens.Insert(i, tokens[i]);
-                break;
-            case 2 when tokens.Count > 1:
-                var j = Math.Min(i + 1, tokens.Count - 1);
-                (tokens[i], tokens[j]) = (tokens[j], tokens[i]);
-                break;
-            case 3:
-                tokens[i] = TokenPool[random.Next(TokenPool.Length)];
-                break;
-            case 4:
-                tokens.Insert(i, TokenPool[random.Next(TokenPool.Length)]);
-                break;
-            case 5:
-                return text[..random.Next(text.Length + 1)];
-            case 6:
-            {
-                var at = random.Next(text.Length + 1);
-                return text[..at] + (char)random.Next(0x10000) + text[at..];
-            }
-
-            default:
-            {
-                var at = random.Next(text.Length);
-                return text[..at] + (char)random.Next(0x10000) + text[(at + 1)..];
-            }
-        }
-
-        return string.Join(" ", tokens);
-    }
-
-    private static List<(Token Token, string Source)> Tokens(string text)
-    {
-        var lexer = new QueryLexer(text);
-        var tokens = new List<(Token, string)>();
-        for (var token = lexer.Next(); token.Kind != TokenKind.End; token = lexer.Next())
-        {
-            tokens.Add((token, text.Substring(token.Position.Offset, token.Length)));
-        }
-
-        return tokens;
     }
 
     private static string RandomCase(string word, Random random)
