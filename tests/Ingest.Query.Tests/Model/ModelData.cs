@@ -70,6 +70,40 @@ internal static class ModelData
         return documents;
     }
 
+    /// <summary>
+    /// Rewrites about a sixth of the documents and deletes about a twentieth: what the index holds after re-puts and
+    /// deletes. A rewritten document keeps its place in entry order (ties are broken by the order documents were first indexed).
+    /// </summary>
+    public static (List<ModelDocument> Current, List<ModelDocument> Rewritten, List<string> Deleted) Change(Random random, List<ModelDocument> documents)
+    {
+        var current = new List<ModelDocument>();
+        var rewritten = new List<ModelDocument>();
+        var deleted = new List<string>();
+        foreach (var document in documents)
+        {
+            switch (random.Next(20))
+            {
+                case 0:
+                    deleted.Add(document.Id);
+                    break;
+                case 1 or 2 or 3:
+                {
+                    var json = Document(random);
+                    var changed = document with { Json = json, Root = JsonDocument.Parse(json).RootElement.Clone() };
+                    rewritten.Add(changed);
+                    current.Add(changed);
+                    break;
+                }
+
+                default:
+                    current.Add(document);
+                    break;
+            }
+        }
+
+        return (current, rewritten, deleted);
+    }
+
     private static string Document(Random random)
     {
         var properties = new List<string>();

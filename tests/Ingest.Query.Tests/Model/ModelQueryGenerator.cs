@@ -198,6 +198,15 @@ internal sealed class ModelQueryGenerator
                     values.Add(new NullValue(default));
                 }
 
+                if (_random.Next(5) == 0)
+                {
+                    // One parameter holding a JSON array: its elements are the values.
+                    var literals = values.Select(v => Literal(v)).ToArray();
+                    var name = "p" + _parameters.Count.ToString(CultureInfo.InvariantCulture);
+                    _parameters[name] = JsonSerializer.SerializeToElement(literals);
+                    return new InFilter(field, [new ParameterValue(name, default)], default);
+                }
+
                 return new InFilter(field, values, default);
             }
 
@@ -264,15 +273,20 @@ internal sealed class ModelQueryGenerator
         }
 
         var name = "p" + _parameters.Count.ToString(CultureInfo.InvariantCulture);
-        _parameters[name] = value switch
-        {
-            StringValue s => JsonSerializer.SerializeToElement(s.Value),
-            NumberValue n => JsonDocument.Parse(n.Text).RootElement.Clone(),
-            BoolValue b => JsonSerializer.SerializeToElement(b.Value),
-            _ => throw new InvalidOperationException(value.GetType().Name),
-        };
+        _parameters[name] = Literal(value);
         return new ParameterValue(name, default);
     }
+
+    /// <summary>A literal (or an already passed parameter) as the JSON value a client would pass.</summary>
+    private JsonElement Literal(QueryValue value) => value switch
+    {
+        StringValue s => JsonSerializer.SerializeToElement(s.Value),
+        NumberValue n => JsonDocument.Parse(n.Text).RootElement.Clone(),
+        BoolValue b => JsonSerializer.SerializeToElement(b.Value),
+        NullValue => JsonSerializer.SerializeToElement<object?>(null),
+        ParameterValue p => _parameters[p.Name],
+        _ => throw new InvalidOperationException(value.GetType().Name),
+    };
 
     private NumberValue Count(int min, int max)
     {

@@ -1,6 +1,7 @@
 using System.Text;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using Ingest.Documents;
 using Ingest.Query.Syntax;
 using Ingest.Query.Tests.Execution;
 using Ingest.Query.Tests.Syntax;
@@ -22,8 +23,22 @@ public sealed class QueryModelTests
     {
         var seed = TestSeed.Next();
         var random = new Random(seed);
-        var documents = ModelData.Documents(random, DocumentCount);
-        await using var host = await OpenAsync(documents);
+        var written = ModelData.Documents(random, DocumentCount);
+        await using var host = await OpenAsync(written);
+        var (documents, rewritten, deleted) = ModelData.Change(random, written);
+        var batch = new WriteBatch();
+        foreach (var document in rewritten)
+        {
+            batch.Put(document.Id, ModelIndex.Collection, document.Json);
+        }
+
+        foreach (var id in deleted)
+        {
+            batch.Delete(id);
+        }
+
+        await host.Store.WriteAsync(batch);
+        await host.CatchUpAsync(ModelIndex.Name);
         var evaluator = new ModelEvaluator(ModelIndex.Definition, documents);
         var generator = new ModelQueryGenerator(random, documents);
         var failures = new List<string>();
@@ -33,7 +48,7 @@ public sealed class QueryModelTests
             var (query, parameters) = generator.Next();
             var text = QueryFormatter.Format(query);
             var (problem, expected) = await CompareAsync(host, evaluator, text, parameters);
-            selective += expected.Total > 0 && expected.Total < DocumentCount && expected.Kind != ModelResultKind.Aggregation ? 1 : 0;
+            selective += expected.Total > 0 && expected.Total < documents.Count && expected.Kind != ModelResultKind.Aggregation ? 1 : 0;
             if (problem != null)
             {
                 failures.Add($"query {i}: {text}{Environment.NewLine}  parameters: {JsonSerializer.Serialize(parameters)}{Environment.NewLine}  {problem}");

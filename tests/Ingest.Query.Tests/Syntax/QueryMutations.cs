@@ -5,7 +5,8 @@ namespace Ingest.Query.Tests.Syntax;
 /// <summary>Breaks a valid query text at random: a token dropped, repeated, swapped or replaced, the text cut, a character inserted or replaced.</summary>
 internal static class QueryMutations
 {
-    private static readonly string[] TokenPool =
+    /// <summary>Tokens and broken tokens to insert.</summary>
+    public static readonly string[] TokenPool =
     [
         "(", ")", ",", "=", "!=", "<", ">=", ".", "[", "]", "[]", "and", "or", "not", "between", "in", "from", "index", "where",
         "group", "by", "order", "select", "as", "asc", "desc", "limit", "offset", "true", "null", "'x'", "''", "5", "-1.5e3",
