@@ -213,7 +213,7 @@ internal sealed class AggregationBinder
                 throw new QueryException(facet.Field.Position, $"cannot facet text field '{facet.Field.Path}'; facet a keyword field");
             }
 
-            return new BoundFacet(field, type, facet.Name, null);
+            return new BoundFacet(field, type, facet.Name, null, SingleValued: false);
         }
 
         if (type != IndexFieldType.Number)
@@ -231,7 +231,9 @@ internal sealed class AggregationBinder
             }
         }
 
-        return new BoundFacet(field, type, facet.Name, ranges);
+        // A path without '[]' reaches at most one value (an array there is a wrong type), so the column holds them all.
+        var singleValued = !_index.Fields[field].Path.Contains("[]", StringComparison.Ordinal);
+        return new BoundFacet(field, type, facet.Name, ranges, singleValued);
     }
 
     private (int Field, IndexFieldType Type)? ResolveAggregateField(AggregateSelect aggregate) =>

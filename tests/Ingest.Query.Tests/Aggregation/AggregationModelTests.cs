@@ -57,7 +57,7 @@ public sealed class AggregationModelTests
             }
 
             Assert.True(
-                Expected.Facets(matched).ToJsonString() == host.Run("from Orders select facet(Tags), facet(Scores, ranges(10, 20, 50)) as s", subset).ToJsonString(),
+                Expected.Facets(matched).ToJsonString() == host.Run("from Orders select facet(Tags), facet(Scores, ranges(10, 20, 50)) as s, facet(Total, ranges(0, 25.5)) as t", subset).ToJsonString(),
                 context);
             Assert.True(
                 Expected.StatusByCount(matched).ToJsonString() == host.Run("from Orders group by Status select count() as n order by count() desc, Status limit 3 offset 1", subset).ToJsonString(),
@@ -211,6 +211,11 @@ public sealed class AggregationModelTests
                 var (low, high) = (boundaries[r], boundaries[r + 1]);
                 rows.Add(new JsonObject { ["facet"] = "s", ["range"] = labels[r], ["count"] = orders.Count(o => o.Scores.Any(s => s >= low && s < high)) });
             }
+
+            // Total is single-valued (its path has no []): counted from the column.
+            rows.Add(new JsonObject { ["facet"] = "t", ["range"] = "[-inf, 0)", ["count"] = orders.Count(o => o.Total < 0) });
+            rows.Add(new JsonObject { ["facet"] = "t", ["range"] = "[0, 25.5)", ["count"] = orders.Count(o => o.Total >= 0 && o.Total < 25.5) });
+            rows.Add(new JsonObject { ["facet"] = "t", ["range"] = "[25.5, inf)", ["count"] = orders.Count(o => o.Total >= 25.5) });
 
             return rows;
         }
