@@ -8,19 +8,24 @@ internal static class QueryProblems
 {
     public const string InvalidQueryType = "urn:ingest:problem:invalid-query";
 
-    /// <summary>400 with the message (<c>line 1, col 32: expected ...</c>) and the position as <c>line</c>, <c>column</c>, <c>offset</c>.</summary>
+    /// <summary>
+    /// 400 with the message (<c>line 1, col 32: expected ...</c>) and the position as <c>line</c>, <c>column</c>, <c>offset</c>;
+    /// an error that is about no place in the text (a continuation token from a rebuilt index) has no position.
+    /// </summary>
     public static IResult Invalid(QueryException error) =>
         TypedResults.Problem(
             title: "Invalid query",
             detail: error.Message,
             statusCode: StatusCodes.Status400BadRequest,
             type: InvalidQueryType,
-            extensions: new Dictionary<string, object?>
-            {
-                ["line"] = error.Position.Line,
-                ["column"] = error.Position.Column,
-                ["offset"] = error.Position.Offset,
-            });
+            extensions: error.Position.Line <= 0
+                ? null
+                : new Dictionary<string, object?>
+                {
+                    ["line"] = error.Position.Line,
+                    ["column"] = error.Position.Column,
+                    ["offset"] = error.Position.Offset,
+                });
 
     public static IResult Unavailable(QueryUnavailableException error) =>
         TypedResults.Problem(title: error.Title, detail: error.Message, statusCode: error.StatusCode);

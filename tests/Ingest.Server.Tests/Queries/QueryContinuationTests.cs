@@ -50,6 +50,7 @@ public sealed class QueryContinuationTests
 
         using var response = await PostAsync(api.Client, "from Orders where Total >= 0 limit 5", continuation: "not-a-token");
 
-        await ApiTestServer.ReadProblemAsync(response, System.Net.HttpStatusCode.BadRequest);
+        var detail = await ApiTestServer.ReadProblemAsync(response, System.Net.HttpStatusCode.BadRequest);
+        Assert.Contains("continuation", detail, StringComparison.OrdinalIgnoreCase);
     }
 }
