@@ -84,8 +84,15 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
     /// The index to answer a query on <paramref name="collection"/> that needs <paramref name="fields"/> (at least one),
     /// made or extended when none has them. An automatic index it picks counts as used now.
     /// </summary>
+    /// <param name="collection">The query's collection.</param>
+    /// <param name="fields">The fields the query needs.</param>
+    /// <param name="check">
+    /// Called with the definition of an automatic index about to be made: a query that does not bind against it throws
+    /// (its <see cref="QueryException"/> passes through) and nothing is made, so a bad query cannot shape an index.
+    /// </param>
+    /// <param name="ct">Cancels the wait for the creation gate.</param>
     /// <exception cref="QueryException">An automatic index of the collection has a needed field with a type the query cannot use.</exception>
-    public async Task<AnsweringIndex> ChooseAsync(string collection, IReadOnlyList<IndexFieldNeed> fields, CancellationToken ct = default)
+    public async Task<AnsweringIndex> ChooseAsync(string collection, IReadOnlyList<IndexFieldNeed> fields, Action<IndexDefinition>? check = null, CancellationToken ct = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(collection);
         ArgumentNullException.ThrowIfNull(fields);
@@ -105,7 +112,7 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
             }
 
             ThrowOnTypeConflict(statuses, collection, fields);
-            return Used(await CreateAsync(statuses, collection, fields, ct).ConfigureAwait(false));
+            return Used(await CreateAsync(statuses, collection, fields, check, ct).ConfigureAwait(false));
         }
         finally
         {
@@ -360,7 +367,7 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
     }
 
     /// <summary>Under the gate: an automatic index over the collection's automatic fields and the query's new ones.</summary>
-    private async Task<AnsweringIndex> CreateAsync(IReadOnlyList<IndexStatus> statuses, string collection, IReadOnlyList<IndexFieldNeed> fields, CancellationToken ct)
+    private async Task<AnsweringIndex> CreateAsync(IReadOnlyList<IndexStatus> statuses, string collection, IReadOnlyList<IndexFieldNeed> fields, Action<IndexDefinition>? check, CancellationToken ct)
     {
         var union = new List<IndexFieldDefinition>();
         foreach (var status in statuses)
@@ -408,6 +415,7 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
         }
 
         var created = new IndexDefinition(name, [collection], sorted);
+        check?.Invoke(created);
         long collectionEtag = CollectionLastEtag(collection);
         var outcome = await _indexes.PutAsync(created, ct).ConfigureAwait(false);
         LogCreated(_logger, name, string.Join(", ", sorted.Select(f => $"{f.Name} ({IndexFieldTypeNames.ToWire(f.Type)})")), outcome);

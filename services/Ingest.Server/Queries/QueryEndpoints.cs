@@ -9,8 +9,8 @@ namespace Ingest.Server.Queries;
 /// computed, straight to the body:
 /// <code>{"results":[...],"totalResults":n,"isStale":false,"indexName":"Auto/Orders/ByTotal","automaticIndex":true,
 ///  "indexCreated":false,"lastIndexedEtag":n,"durationMs":1.2,"continuation":"..."|null}</code>
-/// The first bytes leave before the first row is read and rows are flushed every few hundred, so neither the server nor
-/// the client holds the whole result. A client mistake is a 400 problem with the query's <c>line</c> and <c>column</c>.
+/// Rows are flushed every few hundred, so the first bytes leave long before the last row is read and neither the
+/// server nor the client holds the whole result. A client mistake is a 400 problem with the query's <c>line</c> and <c>column</c>.
 /// </summary>
 public static partial class QueryEndpoints
 {
@@ -106,6 +106,13 @@ public static partial class QueryEndpoints
                 {
                     await WriteAsync(writer, execution, ct).ConfigureAwait(false);
                 }
+                catch (QueryException ex) when (!response.HasStarted)
+                {
+                    // Raised before the first flush (aggregation computes every row first: too many time buckets,
+                    // say): nothing has gone out, so the buffered start of the answer is dropped for a problem.
+                    writer.Reset(Stream.Null);
+                    await QueryProblems.Invalid(ex).ExecuteAsync(context).ConfigureAwait(false);
+                }
                 catch (Exception ex) when (!ct.IsCancellationRequested)
                 {
                     // The status line and part of the body are out: a problem cannot follow them. Cutting the
@@ -123,11 +130,10 @@ public static partial class QueryEndpoints
 
     private static async Task WriteAsync(Utf8JsonWriter writer, QueryExecution execution, CancellationToken ct)
     {
+        // Buffered until the results' first flush (every few hundred rows): the answer starts long before its last
+        // row, yet an error found while the first rows are computed can still be a problem instead of a cut connection.
         writer.WriteStartObject();
         writer.WriteStartArray("results");
-
-        // Out at once: the client knows the query was accepted before the first row is read.
-        await writer.FlushAsync(ct).ConfigureAwait(false);
         await execution.Results.WriteResultsAsync(writer, async flushCt => await writer.FlushAsync(flushCt).ConfigureAwait(false), ct).ConfigureAwait(false);
         writer.WriteEndArray();
         writer.WriteNumber("totalResults", execution.Results.TotalResults);

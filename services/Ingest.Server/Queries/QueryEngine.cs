@@ -160,7 +160,7 @@ public sealed class QueryEngine
             return (null, false, false);
         }
 
-        var chosen = await _queries.AutoIndexes.ChooseAsync(query.Source.Name, needs, ct).ConfigureAwait(false);
+        var chosen = await _queries.AutoIndexes.ChooseAsync(query.Source.Name, needs, definition => _runner.Prepare(query, definition, parameters, null), ct).ConfigureAwait(false);
         return (chosen.Name, chosen.IsAutomatic, chosen.Created);
     }
 
