@@ -50,7 +50,8 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         _store = store;
         _logger = loggers.CreateLogger<KafkaSource>();
         _partitions = new KafkaPartitionTable(name);
-        _pipeline = new SourcePipeline(name, Kind, Rules, store, batching, this, loggers, time);
+        Script = options.CompileScript(name);
+        _pipeline = new SourcePipeline(name, Kind, Rules, Script, store, batching, this, loggers, time);
         _offsets = new KafkaOffsetStorer(name, _partitions, _logger);
         var watermarks = new KafkaWatermarkRefresher(_partitions);
         _housekeeping = consumer =>
