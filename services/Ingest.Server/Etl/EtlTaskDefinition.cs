@@ -1,4 +1,5 @@
 using System.Text.Json.Serialization;
+using Ingest.Server.Brokers;
 using Ingest.Server.Scripting;
 
 namespace Ingest.Server.Etl;
@@ -100,13 +101,11 @@ public sealed class EtlTaskDefinition
         {
             BootstrapServers = Kafka.BootstrapServers,
             Topic = Kafka.Topic,
-            Settings = Kafka.Settings.ToDictionary(
-                static s => s.Key,
-                static s => s.Key.Contains("password", StringComparison.OrdinalIgnoreCase) || s.Key.Contains("secret", StringComparison.OrdinalIgnoreCase) ? "***" : s.Value),
+            Settings = KafkaClientSettings.Redact(Kafka.Settings),
         },
         RabbitMq = RabbitMq is null ? null : new EtlRabbitMqDestination
         {
-            Uri = RabbitMq.Uri is null ? null : Sources.RabbitMqSourceOptions.Redact(RabbitMq.Uri),
+            Uri = RabbitMq.Uri is null ? null : RabbitMqEndpoint.Redact(RabbitMq.Uri),
             Exchange = RabbitMq.Exchange,
             RoutingKey = RabbitMq.RoutingKey,
             RoutingKeyPath = RabbitMq.RoutingKeyPath,

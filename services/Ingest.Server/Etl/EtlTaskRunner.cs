@@ -265,7 +265,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
 
     public static string DescribeDestination(EtlTaskDefinition definition) => definition.Kafka is { } kafka
         ? $"kafka topic '{kafka.Topic}' at {kafka.BootstrapServers}"
-        : $"rabbitmq exchange '{definition.RabbitMq?.Exchange}' at {Sources.RabbitMqSourceOptions.Redact(definition.RabbitMq?.Uri ?? string.Empty)}";
+        : $"rabbitmq exchange '{definition.RabbitMq?.Exchange}' at {Brokers.RabbitMqEndpoint.Redact(definition.RabbitMq?.Uri ?? string.Empty)}";
 
     /// <summary>Stops the loop (an unacknowledged batch is abandoned and sent again next time) and closes the destination.</summary>
     public async ValueTask DisposeAsync()

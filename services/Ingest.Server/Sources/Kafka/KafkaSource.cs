@@ -1,5 +1,6 @@
 using Confluent.Kafka;
 using Ingest.Documents;
+using Ingest.Server.Brokers;
 using Ingest.Server.Batching;
 
 namespace Ingest.Server.Sources.Kafka;
@@ -189,12 +190,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             // How often stored (durable) offsets reach the group, for lag tools.
             AutoCommitIntervalMs = 1_000,
         };
-        foreach (var (key, value) in _options.Settings)
-        {
-            config.Set(key, value);
-        }
-
-        config.BootstrapServers = _options.BootstrapServers;
+        KafkaClientSettings.Apply(config, _options.BootstrapServers!, _options.Settings);
         config.GroupId = _options.GroupId;
 
         // The connection status follows the brokers' states in these statistics, so it recovers
