@@ -285,7 +285,7 @@ internal static class IngestionCommand
     }
 
     /// <summary>Takes <c>--kafka</c> and <c>--rabbitmq</c> out of the arguments; the rest are the common options.</summary>
-    private static bool TryTakeBrokers(string[] args, out string? kafka, out string? rabbitMq, out string[] rest, out string error)
+    internal static bool TryTakeBrokers(string[] args, out string? kafka, out string? rabbitMq, out string[] rest, out string error)
     {
         kafka = null;
         rabbitMq = null;
