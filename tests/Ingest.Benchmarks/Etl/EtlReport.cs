@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text.Json;
 using Ingest.Benchmarks.Reporting;
 using Spectre.Console;
 
@@ -65,27 +64,18 @@ internal static class EtlReport
         }
     }
 
-    public static void WriteJson(string path, IEnumerable<EtlResult> results)
-    {
-        var records = results
-            .Where(r => r.Measurement is not null)
-            .Select(r => new BenchmarkRecord(
-                r.Workload,
-                r.System,
-                Math.Round(r.Measurement!.MessagesPerSecond, 1),
-                Math.Round(r.Measurement.Elapsed.TotalSeconds * 1e9 / r.Measurement.Messages, 2),
-                BytesAllocatedPerOp: null,
-                Value: Math.Round(r.Measurement.MegabytesPerSecond, 4)))
-            .ToList();
-        var directory = Path.GetDirectoryName(Path.GetFullPath(path));
-        if (directory is not null)
-        {
-            Directory.CreateDirectory(directory);
-        }
-
-        using var stream = File.Create(path);
-        JsonSerializer.Serialize(stream, records, BenchmarkJsonContext.Default.ListBenchmarkRecord);
-    }
+    public static void WriteJson(string path, IEnumerable<EtlResult> results) =>
+        BenchmarkJsonFile.Write(
+            path,
+            results
+                .Where(r => r.Measurement is not null)
+                .Select(r => new BenchmarkRecord(
+                    r.Workload,
+                    r.System,
+                    Math.Round(r.Measurement!.MessagesPerSecond, 1),
+                    Math.Round(r.Measurement.Elapsed.TotalSeconds * 1e9 / r.Measurement.Messages, 2),
+                    BytesAllocatedPerOp: null,
+                    Value: Math.Round(r.Measurement.MegabytesPerSecond, 4))));
 
     public static string Describe(EtlResult result)
     {
