@@ -1,4 +1,5 @@
 using Ingest.Benchmarks.Documents;
+using Ingest.Benchmarks.Etl;
 using Ingest.Benchmarks.Indexing;
 using Ingest.Benchmarks.Ingestion;
 using Ingest.Benchmarks.Micro;
@@ -11,6 +12,7 @@ return args switch
     ["documents", .. var rest] => DocumentsCommand.Run(rest),
     ["ingest", .. var rest] => IngestionCommand.Run(rest),
     ["indexing", .. var rest] => IndexingCommand.Run(rest),
+    ["etl", .. var rest] => EtlCommand.Run(rest),
     ["micro", .. var rest] => MicroCommand.Run(rest),
     _ => PrintUsage(),
 };
@@ -26,6 +28,8 @@ static int PrintUsage()
     Console.Error.WriteLine("      The service's Kafka and RabbitMQ sources against plain consumers of the same pre-loaded messages.");
     Console.Error.WriteLine($"  {IndexingCommand.Usage}");
     Console.Error.WriteLine("      Indexing the generated orders (build, capped and unbounded rebuilds, churn) beside Lucene.NET and SQLite.");
+    Console.Error.WriteLine($"  {EtlCommand.Usage}");
+    Console.Error.WriteLine("      Stored orders sent by an ETL task to Kafka and RabbitMQ, with and without a transform, beside plain producers.");
     Console.Error.WriteLine($"  {MicroCommand.Usage}");
     Console.Error.WriteLine("      BenchmarkDotNet micro benchmarks of this assembly, e.g. micro --filter '*Lmdb*'.");
     return 2;
