@@ -2,6 +2,7 @@ using Ingest.Benchmarks.Documents;
 using Ingest.Benchmarks.Indexing;
 using Ingest.Benchmarks.Ingestion;
 using Ingest.Benchmarks.Micro;
+using Ingest.Benchmarks.Queries;
 using Ingest.Benchmarks.Storage;
 
 // End-to-end benchmarks print a table and can write JSON; micro benchmarks go through BenchmarkDotNet.
@@ -11,6 +12,7 @@ return args switch
     ["documents", .. var rest] => DocumentsCommand.Run(rest),
     ["ingest", .. var rest] => IngestionCommand.Run(rest),
     ["indexing", .. var rest] => IndexingCommand.Run(rest),
+    ["queries", .. var rest] => QueriesCommand.Run(rest),
     ["micro", .. var rest] => MicroCommand.Run(rest),
     _ => PrintUsage(),
 };
@@ -26,6 +28,8 @@ static int PrintUsage()
     Console.Error.WriteLine("      The service's Kafka and RabbitMQ sources against plain consumers of the same pre-loaded messages.");
     Console.Error.WriteLine($"  {IndexingCommand.Usage}");
     Console.Error.WriteLine("      Indexing the generated orders (build, capped and unbounded rebuilds, churn) beside Lucene.NET and SQLite.");
+    Console.Error.WriteLine($"  {QueriesCommand.Usage}");
+    Console.Error.WriteLine("      One query per shape over the generated orders, side by side with SQLite and Lucene.NET, at 1 and 2 threads.");
     Console.Error.WriteLine($"  {MicroCommand.Usage}");
     Console.Error.WriteLine("      BenchmarkDotNet micro benchmarks of this assembly, e.g. micro --filter '*Lmdb*'.");
     return 2;

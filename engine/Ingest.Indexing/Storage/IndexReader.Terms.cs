@@ -10,8 +10,11 @@ public sealed partial class IndexReader
     /// <summary>Raw column value meaning "no value": the bytes of a NaN number key and of negative ticks, which no encoding writes.</summary>
     private const ulong NoColumnValue = 0;
 
-    /// <summary>Column steps tried before a seek: matches close together walk the leaf, far apart ones descend from the root.</summary>
-    private const int ColumnWalkSteps = 16;
+    /// <summary>
+    /// The largest gap between entry ids that the column cursor walks rather than seeks: a step costs about two page
+    /// lookups, a seek a descent of about three levels with a binary search in each, so a walk wins only over short gaps.
+    /// </summary>
+    private const long ColumnWalkGap = 4;
 
     /// <summary>The terms of <paramref name="field"/> in byte order, positioned before the first.</summary>
     public TermEnumerator EnumerateTerms(int field)
@@ -80,24 +83,24 @@ public sealed partial class IndexReader
 
         var cursor = column.CreateCursor();
         var valid = cursor.Seek(entries[0]);
+        var key = valid ? cursor.Key : long.MaxValue;
         var found = 0;
         for (var i = 0; i < entries.Length && valid; i++)
         {
             var entry = entries[i];
-            var key = cursor.Key;
-            for (var step = 0; key < entry && step < ColumnWalkSteps && valid; step++)
-            {
-                valid = cursor.MoveNext();
-                key = valid ? cursor.Key : long.MaxValue;
-            }
-
-            if (valid && key < entry)
+            if (entry - key > ColumnWalkGap)
             {
                 valid = cursor.Seek(entry);
                 key = valid ? cursor.Key : long.MaxValue;
             }
 
-            if (valid && key == entry)
+            while (key < entry)
+            {
+                valid = cursor.MoveNext();
+                key = valid ? cursor.Key : long.MaxValue;
+            }
+
+            if (key == entry)
             {
                 keys[i] = BinaryPrimitives.ReadUInt64BigEndian(cursor.Value);
                 found++;

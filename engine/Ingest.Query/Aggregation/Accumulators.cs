@@ -65,47 +65,94 @@ internal sealed class Accumulators : IDisposable
         _capacity = capacity;
     }
 
-    /// <summary>A match's column number (NaN: none) for aggregate <paramref name="a"/>.</summary>
-    public void AddNumber(int a, int slot, double value)
+    /// <summary>Counts each match in its slot (-1: none) and each further (slot &lt;&lt; 32 | match) pair.</summary>
+    public void AddCounts(ReadOnlySpan<int> slots, ReadOnlySpan<long> extras)
     {
-        if (double.IsNaN(value))
+        var count = Count;
+        foreach (var slot in slots)
         {
-            return;
+            if (slot >= 0)
+            {
+                count[slot]++;
+            }
         }
 
-        var seen = _values[a][slot]++;
-        switch (_aggregates[a].Function)
+        foreach (var extra in extras)
         {
-            case AggregateFunction.Sum or AggregateFunction.Avg:
-                _numbers[a][slot] += value;
-                break;
-            case AggregateFunction.Min when seen == 0 || value < _numbers[a][slot]:
-            case AggregateFunction.Max when seen == 0 || value > _numbers[a][slot]:
-                _numbers[a][slot] = value;
-                break;
+            count[(int)(extra >> 32)]++;
         }
     }
 
-    /// <summary>A match's column datetime (-1: none) for aggregate <paramref name="a"/>.</summary>
-    public void AddTicks(int a, int slot, long ticks)
+    /// <summary>Adds each match's column number (NaN: none) to aggregate <paramref name="a"/> of its slots.</summary>
+    public void AddNumbers(int a, ReadOnlySpan<int> slots, ReadOnlySpan<long> extras, double[] values)
     {
-        if (ticks < 0)
+        var function = _aggregates[a].Function;
+        var seen = _values[a];
+        var accumulated = _numbers[a];
+        for (var p = 0; p < slots.Length; p++)
         {
-            return;
+            var slot = slots[p];
+            if (slot >= 0 && !double.IsNaN(values[p]))
+            {
+                AddNumber(function, seen, accumulated, slot, values[p]);
+            }
         }
 
-        var seen = _values[a][slot]++;
-        switch (_aggregates[a].Function)
+        foreach (var extra in extras)
         {
-            case AggregateFunction.Min when seen == 0 || ticks < _ticks[a][slot]:
-            case AggregateFunction.Max when seen == 0 || ticks > _ticks[a][slot]:
-                _ticks[a][slot] = ticks;
-                break;
+            var value = values[(int)extra];
+            if (!double.IsNaN(value))
+            {
+                AddNumber(function, seen, accumulated, (int)(extra >> 32), value);
+            }
         }
     }
 
-    /// <summary>A match where the field of <c>count(F)</c> exists.</summary>
-    public void AddPresence(int a, int slot) => _values[a][slot]++;
+    /// <summary>Adds each match's column datetime (-1: none) to aggregate <paramref name="a"/> of its slots.</summary>
+    public void AddTicks(int a, ReadOnlySpan<int> slots, ReadOnlySpan<long> extras, long[] ticks)
+    {
+        var function = _aggregates[a].Function;
+        var seen = _values[a];
+        var accumulated = _ticks[a];
+        for (var p = 0; p < slots.Length; p++)
+        {
+            var slot = slots[p];
+            if (slot >= 0 && ticks[p] >= 0)
+            {
+                AddTicks(function, seen, accumulated, slot, ticks[p]);
+            }
+        }
+
+        foreach (var extra in extras)
+        {
+            var value = ticks[(int)extra];
+            if (value >= 0)
+            {
+                AddTicks(function, seen, accumulated, (int)(extra >> 32), value);
+            }
+        }
+    }
+
+    /// <summary>Counts, for <c>count(F)</c>, the matches where the field has a value (<paramref name="first"/> term ordinal >= 0).</summary>
+    public void AddPresence(int a, ReadOnlySpan<int> slots, ReadOnlySpan<long> extras, int[] first)
+    {
+        var seen = _values[a];
+        for (var p = 0; p < slots.Length; p++)
+        {
+            if (slots[p] >= 0 && first[p] >= 0)
+            {
+                seen[slots[p]]++;
+            }
+        }
+
+        foreach (var extra in extras)
+        {
+            if (first[(int)extra] >= 0)
+            {
+                seen[(int)(extra >> 32)]++;
+            }
+        }
+    }
 
     /// <summary>Orders two slots by aggregate <paramref name="a"/>, a slot without a value after every slot with one.</summary>
     public int Compare(int a, int x, int y, bool descending)
@@ -176,6 +223,33 @@ internal sealed class Accumulators : IDisposable
         }
 
         _capacity = 0;
+    }
+
+    private static void AddNumber(AggregateFunction function, long[] seen, double[] accumulated, int slot, double value)
+    {
+        var first = seen[slot]++ == 0;
+        switch (function)
+        {
+            case AggregateFunction.Sum or AggregateFunction.Avg:
+                accumulated[slot] += value;
+                break;
+            case AggregateFunction.Min when first || value < accumulated[slot]:
+            case AggregateFunction.Max when first || value > accumulated[slot]:
+                accumulated[slot] = value;
+                break;
+        }
+    }
+
+    private static void AddTicks(AggregateFunction function, long[] seen, long[] accumulated, int slot, long ticks)
+    {
+        var first = seen[slot]++ == 0;
+        switch (function)
+        {
+            case AggregateFunction.Min when first || ticks < accumulated[slot]:
+            case AggregateFunction.Max when first || ticks > accumulated[slot]:
+                accumulated[slot] = ticks;
+                break;
+        }
     }
 
     private double Number(int a, int slot) => _aggregates[a].Function == AggregateFunction.Avg

@@ -213,7 +213,7 @@ internal sealed class AggregationBinder
                 throw new QueryException(facet.Field.Position, $"cannot facet text field '{facet.Field.Path}'; facet a keyword field");
             }
 
-            return new BoundFacet(field, type, facet.Name, null);
+            return new BoundFacet(field, type, facet.Name, null, SingleValued: false);
         }
 
         if (type != IndexFieldType.Number)
@@ -231,7 +231,9 @@ internal sealed class AggregationBinder
             }
         }
 
-        return new BoundFacet(field, type, facet.Name, ranges);
+        // A path without '[]' reaches at most one value (an array there is a wrong type), so the column holds them all.
+        var singleValued = !_index.Fields[field].Path.Contains("[]", StringComparison.Ordinal);
+        return new BoundFacet(field, type, facet.Name, ranges, singleValued);
     }
 
     private (int Field, IndexFieldType Type)? ResolveAggregateField(AggregateSelect aggregate) =>
@@ -302,16 +304,23 @@ internal sealed class AggregationBinder
             return -1;
         }
 
+        // A field key before a time() key of the same field: 'group by time(At, '1d'), At select At' selects the field key.
         var ordinal = FieldOrdinal(field.Path);
+        var timeKey = -1;
         for (var k = 0; k < keys.Count; k++)
         {
             if (keys[k].Field == ordinal)
             {
-                return k;
+                if (keys[k].Interval == null)
+                {
+                    return k;
+                }
+
+                timeKey = timeKey < 0 ? k : timeKey;
             }
         }
 
-        return -1;
+        return timeKey;
     }
 
     private static void CheckDistinctColumns(ParsedQuery query, List<AggregationColumn> columns)

@@ -8,7 +8,7 @@ namespace Ingest.Query.Aggregation;
 /// <summary>
 /// Counts every facet of a query over the match set from the fields' terms (each field walked once), then writes
 /// <c>{"facet": name, "value": v, "count": n}</c> rows (descending count, then value; values no match holds left out)
-/// and <c>{"facet": name, "range": "[a, b)", "count": n}</c> rows (every range in order). A document counts once per
+/// and <c>{"facet": name, "range": "[a, b)", "count": n}</c> rows (every range in order, from "-inf" to "inf": no '+', which JSON writers escape). A document counts once per
 /// value it holds, and once per range any of its values falls in.
 /// </summary>
 internal static class FacetExecution
@@ -28,18 +28,27 @@ internal static class FacetExecution
             for (var f = 0; f < counts.Length; f++)
             {
                 var facet = query.Facets[f];
-                var terms = values.Terms(facet.Field, matches, cancellationToken);
-                counts[f] = facet.Ranges == null ? CountValues(terms, matches.Length) : CountRanges(terms, matches.Length, facet.Ranges);
-                rows += facet.Ranges == null ? terms.Cardinality : facet.Ranges.Length + 1;
+                if (facet.Ranges == null)
+                {
+                    var terms = values.Terms(facet.Field, matches, cancellationToken);
+                    counts[f] = CountValues(terms, matches.Length);
+                    rows += terms.Cardinality;
+                }
+                else
+                {
+                    counts[f] = facet.SingleValued
+                        ? CountColumnRanges(values.Numbers(facet.Field, matches), matches.Length, facet.Ranges)
+                        : CountRanges(values.Terms(facet.Field, matches, cancellationToken), matches.Length, facet.Ranges);
+                    rows += facet.Ranges.Length + 1;
+                }
             }
 
             for (var f = 0; f < counts.Length; f++)
             {
                 var facet = query.Facets[f];
-                var terms = values.Terms(facet.Field, matches, cancellationToken);
                 if (facet.Ranges == null)
                 {
-                    WriteValues(writer, facet, terms, counts[f]);
+                    WriteValues(writer, facet, values.Terms(facet.Field, matches, cancellationToken), counts[f]);
                 }
                 else
                 {
@@ -128,6 +137,21 @@ internal static class FacetExecution
         }
     }
 
+    /// <summary>Range counts of a single-valued field from its column: one ordered read instead of a walk of every distinct value.</summary>
+    private static long[] CountColumnRanges(double[] values, int matchCount, double[] boundaries)
+    {
+        var counts = Rent(boundaries.Length + 1);
+        for (var p = 0; p < matchCount; p++)
+        {
+            if (!double.IsNaN(values[p]))
+            {
+                counts[RangeOf(boundaries, values[p])]++;
+            }
+        }
+
+        return counts;
+    }
+
     /// <summary>The range index of <paramref name="value"/>: how many boundaries are at or below it.</summary>
     private static int RangeOf(double[] boundaries, double value)
     {
@@ -169,7 +193,7 @@ internal static class FacetExecution
         for (var range = 0; range <= boundaries.Length; range++)
         {
             var low = range == 0 ? "-inf" : boundaries[range - 1].ToString("R", CultureInfo.InvariantCulture);
-            var high = range == boundaries.Length ? "+inf" : boundaries[range].ToString("R", CultureInfo.InvariantCulture);
+            var high = range == boundaries.Length ? "inf" : boundaries[range].ToString("R", CultureInfo.InvariantCulture);
             writer.WriteStartObject();
             writer.WriteString(FacetName, facet.Name);
             writer.WriteString(RangeName, $"[{low}, {high})");

@@ -9,7 +9,7 @@ namespace Ingest.Query.Aggregation;
 /// in ascending order, or time buckets counted from the first one matched); a group is the combination of one ordinal
 /// per key, numbered in mixed radix (first key most significant), so ascending group numbers are ascending keys.
 /// With few possible combinations the group number is the accumulator slot; otherwise a dictionary hands out slots.
-/// Per match: one slot lookup per key combination and one update per aggregate, no allocation.
+/// Per match: one slot lookup per key combination, then per aggregate one pass over the matches; no allocation per match.
 /// </summary>
 internal sealed class GroupExecution : IDisposable
 {
@@ -35,6 +35,9 @@ internal sealed class GroupExecution : IDisposable
     private long _combinations = 1;
     private int[] _rows = [];
     private int _rowCount;
+    private int[] _slots = [];
+    private long[] _extras = [];
+    private int _extraCount;
 
     public GroupExecution(AggregationQuery query, Indexing.Storage.IndexReader reader, int matchCount)
     {
@@ -71,15 +74,14 @@ internal sealed class GroupExecution : IDisposable
         }
 
         ReadAggregateValues(matches, cancellationToken);
+        _slots = ArrayPool<int>.Shared.Rent(Math.Max(1, _matchCount));
+        var slots = _slots.AsSpan(0, _matchCount);
         if (_query.Keys.Count == 0)
         {
             // One row over the whole match set, also when it is empty.
             _accumulators.EnsureSlots(1);
             _accumulators.Used = 1;
-            for (var p = 0; p < _matchCount; p++)
-            {
-                Add(0, p);
-            }
+            slots.Clear();
         }
         else if (_combinations > 0)
         {
@@ -93,9 +95,14 @@ internal sealed class GroupExecution : IDisposable
                 _accumulators.Used = (int)_combinations;
             }
 
-            GroupMatches(cancellationToken);
+            AssignSlots(slots, cancellationToken);
+        }
+        else
+        {
+            slots.Fill(-1);
         }
 
+        Accumulate(slots);
         CollectRows();
     }
 
@@ -145,6 +152,18 @@ internal sealed class GroupExecution : IDisposable
         }
 
         _accumulators.Dispose();
+        if (_slots.Length > 0)
+        {
+            ArrayPool<int>.Shared.Return(_slots);
+            _slots = [];
+        }
+
+        if (_extras.Length > 0)
+        {
+            ArrayPool<long>.Shared.Return(_extras);
+            _extras = [];
+        }
+
         if (_rows.Length > 0)
         {
             ArrayPool<int>.Shared.Return(_rows);
@@ -226,14 +245,18 @@ internal sealed class GroupExecution : IDisposable
         }
     }
 
-    private void GroupMatches(CancellationToken cancellationToken)
+    /// <summary>
+    /// Sets each match's slot (its first key combination; -1 when a key has no value) and records the further
+    /// combinations of multi-valued matches as (slot, match) pairs.
+    /// </summary>
+    private void AssignSlots(Span<int> slots, CancellationToken cancellationToken)
     {
         var keyCount = _query.Keys.Count;
         Span<int> cursor = stackalloc int[keyCount];
         Span<int> start = stackalloc int[keyCount];
         Span<int> choices = stackalloc int[keyCount];
         Span<int> choice = stackalloc int[keyCount];
-        for (var p = 0; p < _matchCount; p++)
+        for (var p = 0; p < slots.Length; p++)
         {
             if ((p & 0xFFFF) == 0)
             {
@@ -273,29 +296,16 @@ internal sealed class GroupExecution : IDisposable
                 }
             }
 
-            if (!inGroup)
+            slots[p] = inGroup ? SlotOf(combination) : -1;
+            if (!several || !inGroup)
             {
                 continue;
             }
 
-            if (!several)
-            {
-                Add(SlotOf(combination), p);
-                continue;
-            }
-
-            // A multi-valued key: the match joins one group per combination of its values.
+            // A multi-valued key: the match joins one group per combination of its values (the first is in slots).
             choice.Clear();
             while (true)
             {
-                combination = 0;
-                for (var k = 0; k < keyCount; k++)
-                {
-                    var ordinal = choice[k] == 0 ? _first[k][p] : (int)_keyTerms[k]!.Extra[start[k] + choice[k] - 1];
-                    combination += ordinal * _radix[k];
-                }
-
-                Add(SlotOf(combination), p);
                 var next = keyCount - 1;
                 while (next >= 0 && ++choice[next] == choices[next])
                 {
@@ -306,6 +316,15 @@ internal sealed class GroupExecution : IDisposable
                 {
                     break;
                 }
+
+                combination = 0;
+                for (var k = 0; k < keyCount; k++)
+                {
+                    var ordinal = choice[k] == 0 ? _first[k][p] : (int)_keyTerms[k]!.Extra[start[k] + choice[k] - 1];
+                    combination += ordinal * _radix[k];
+                }
+
+                AddExtra(((long)SlotOf(combination) << 32) | (uint)p);
             }
         }
     }
@@ -329,24 +348,43 @@ internal sealed class GroupExecution : IDisposable
         return slot;
     }
 
-    private void Add(int slot, int p)
+    /// <summary>Adds every match to its slots, one aggregate at a time (tight loops over the pooled arrays).</summary>
+    private void Accumulate(ReadOnlySpan<int> slots)
     {
-        _accumulators.Count[slot]++;
+        var extras = _extras.AsSpan(0, _extraCount);
+        _accumulators.AddCounts(slots, extras);
         for (var a = 0; a < _query.Aggregates.Count; a++)
         {
             if (_numbers[a] is { } numbers)
             {
-                _accumulators.AddNumber(a, slot, numbers[p]);
+                _accumulators.AddNumbers(a, slots, extras, numbers);
             }
             else if (_ticks[a] is { } ticks)
             {
-                _accumulators.AddTicks(a, slot, ticks[p]);
+                _accumulators.AddTicks(a, slots, extras, ticks);
             }
-            else if (_exists[a] is { } exists && exists.First[p] >= 0)
+            else if (_exists[a] is { } exists)
             {
-                _accumulators.AddPresence(a, slot);
+                _accumulators.AddPresence(a, slots, extras, exists.First);
             }
         }
+    }
+
+    private void AddExtra(long pair)
+    {
+        if (_extraCount == _extras.Length)
+        {
+            var grown = ArrayPool<long>.Shared.Rent(Math.Max(256, _extras.Length * 2));
+            _extras.AsSpan(0, _extraCount).CopyTo(grown);
+            if (_extras.Length > 0)
+            {
+                ArrayPool<long>.Shared.Return(_extras);
+            }
+
+            _extras = grown;
+        }
+
+        _extras[_extraCount++] = pair;
     }
 
     private void CollectRows()
