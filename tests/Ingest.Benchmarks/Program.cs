@@ -3,6 +3,7 @@ using Ingest.Benchmarks.Etl;
 using Ingest.Benchmarks.Indexing;
 using Ingest.Benchmarks.Ingestion;
 using Ingest.Benchmarks.Micro;
+using Ingest.Benchmarks.Queries;
 using Ingest.Benchmarks.Storage;
 
 // End-to-end benchmarks print a table and can write JSON; micro benchmarks go through BenchmarkDotNet.
@@ -13,6 +14,7 @@ return args switch
     ["ingest", .. var rest] => IngestionCommand.Run(rest),
     ["indexing", .. var rest] => IndexingCommand.Run(rest),
     ["etl", .. var rest] => EtlCommand.Run(rest),
+    ["queries", .. var rest] => QueriesCommand.Run(rest),
     ["micro", .. var rest] => MicroCommand.Run(rest),
     _ => PrintUsage(),
 };
@@ -30,6 +32,8 @@ static int PrintUsage()
     Console.Error.WriteLine("      Indexing the generated orders (build, capped and unbounded rebuilds, churn) beside Lucene.NET and SQLite.");
     Console.Error.WriteLine($"  {EtlCommand.Usage}");
     Console.Error.WriteLine("      Stored orders sent by an ETL task to Kafka and RabbitMQ, with and without a transform, beside plain producers.");
+    Console.Error.WriteLine($"  {QueriesCommand.Usage}");
+    Console.Error.WriteLine("      One query per shape over the generated orders, side by side with SQLite and Lucene.NET, at 1 and 2 threads.");
     Console.Error.WriteLine($"  {MicroCommand.Usage}");
     Console.Error.WriteLine("      BenchmarkDotNet micro benchmarks of this assembly, e.g. micro --filter '*Lmdb*'.");
     return 2;

@@ -1,0 +1,110 @@
+using System.Buffers;
+using System.Text.Json;
+using Ingest.Benchmarks.Documents;
+using Ingest.Documents;
+using Ingest.Indexing.Definitions;
+using Ingest.Indexing.Runtime;
+using Ingest.Query.Binding;
+using Ingest.Query.Execution;
+using Ingest.Query.Syntax;
+using Ingest.Storage;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace Ingest.Benchmarks.Queries;
+
+/// <summary>
+/// The document store with a static index over the orders, queried as the server does it: parse, prepare, open a
+/// reader, run, write the JSON rows (to a reused buffer instead of a socket).
+/// </summary>
+internal sealed class IngestQuerySystem : IQuerySystem
+{
+    public static readonly IndexDefinition Index = new(
+        "Orders/Queries",
+        [OrderDataset.Collection],
+        [
+            new IndexFieldDefinition("Status", "Status", IndexFieldType.Keyword),
+            new IndexFieldDefinition("Company", "Company", IndexFieldType.Keyword),
+            new IndexFieldDefinition("Total", "Total", IndexFieldType.Number),
+            new IndexFieldDefinition("OrderedAt", "OrderedAt", IndexFieldType.DateTime),
+            new IndexFieldDefinition("ProductName", "Lines[].ProductName", IndexFieldType.Text),
+        ]);
+
+    private readonly DocumentStore _store;
+    private readonly IndexManager _indexes;
+    private readonly QueryRunner _runner;
+
+    public IngestQuerySystem(string directory)
+    {
+        _store = DocumentStore.Open(Path.Combine(directory, "docs"), new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe } });
+        _indexes = IndexManager.OpenAsync(_store, Path.Combine(directory, "indexes"), new IndexingOptions(), NullLoggerFactory.Instance).GetAwaiter().GetResult();
+        _runner = new QueryRunner(_store);
+    }
+
+    public string Name => QueriesCommand.Ingest;
+
+    public string Description => "Ingest: document store + static index (Status, Company keyword; Total number; OrderedAt datetime; Lines[].ProductName text), QueryParser + QueryRunner";
+
+    public void Load(OrderDataset data)
+    {
+        var batch = new WriteBatch();
+        for (var i = 0; i < data.Count; i++)
+        {
+            batch.Put(data.Ids[i], OrderDataset.Collection, data.Bodies[i]);
+            if (batch.Count == 10_000 || i == data.Count - 1)
+            {
+                _store.WriteAsync(batch).GetAwaiter().GetResult();
+                batch = new WriteBatch();
+            }
+        }
+
+        _indexes.PutAsync(Index).GetAwaiter().GetResult();
+        if (!_indexes.WaitForIndexedEtagAsync(Index.Name, _store.LastEtag, TimeSpan.FromMinutes(10)).GetAwaiter().GetResult())
+        {
+            throw new InvalidOperationException($"the index did not catch up: {_indexes.GetStatus(Index.Name)}");
+        }
+    }
+
+    public IQuerySession OpenSession() => new Session(this);
+
+    public void Dispose()
+    {
+        _indexes.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        _store.Dispose();
+    }
+
+    private sealed class Session : IQuerySession
+    {
+        private static readonly Func<CancellationToken, ValueTask> NoFlush = _ => ValueTask.CompletedTask;
+        private readonly IngestQuerySystem _system;
+        private readonly ArrayBufferWriter<byte> _buffer = new(1 << 16);
+        private readonly Utf8JsonWriter _writer;
+
+        public Session(IngestQuerySystem system)
+        {
+            _system = system;
+            _writer = new Utf8JsonWriter(_buffer);
+        }
+
+        public long Run(QueryWorkload workload)
+        {
+            var prepared = _system._runner.Prepare(QueryParser.Parse(workload.Query), Index, QueryParameters.None, continuation: null);
+            using var reader = _system._indexes.BeginRead(Index.Name) ?? throw new InvalidOperationException("the index is not readable");
+            using var results = _system._runner.Run(prepared, reader, CancellationToken.None);
+            _buffer.ResetWrittenCount();
+            _writer.Reset(_buffer);
+            _writer.WriteStartArray();
+            var writing = results.WriteResultsAsync(_writer, NoFlush, CancellationToken.None);
+            if (!writing.IsCompleted)
+            {
+                writing.GetAwaiter().GetResult();
+            }
+
+            writing.GetAwaiter().GetResult();
+            _writer.WriteEndArray();
+            _writer.Flush();
+            return results.TotalResults + _buffer.WrittenCount;
+        }
+
+        public void Dispose() => _writer.Dispose();
+    }
+}
