@@ -34,9 +34,10 @@ internal sealed class ModelQueryGenerator
         _parameters = [];
         var source = new QuerySource(QuerySourceKind.Index, ModelIndex.Name, default);
         var where = _random.Next(5) == 0 ? null : Filter(_random.Next(1, 4));
-        ParsedQuery query = _random.Next(10) switch
+        ParsedQuery query = _random.Next(12) switch
         {
-            < 6 => Documents(source, where),
+            < 2 => Scan(),
+            < 7 => Documents(source, where),
             < 8 => Grouped(source, where),
             _ => new ParsedQuery(source, where, [], Distinct(List(1, 3, Facet)), [], null, null),
         };
@@ -50,6 +51,47 @@ internal sealed class ModelQueryGenerator
             ? List(1, 2, () => new OrderByItem(_random.Next(8) == 0 ? Id() : Field(Pick(Orderable)), null, _random.Next(2) == 0, OrderByType.Default, default))
             : [];
         return new ParsedQuery(source, where, [], select, orderBy, _random.Next(2) == 0 ? Count(0, 40) : null, _random.Next(3) == 0 ? Count(0, 60) : null);
+    }
+
+    /// <summary>A query naming no field, answered by a collection scan: conditions on id() only, documents, ids or count().</summary>
+    private ParsedQuery Scan()
+    {
+        var where = _random.Next(3) == 0 ? null : IdFilter(_random.Next(1, 3));
+        IReadOnlyList<SelectItem> select = _random.Next(3) switch
+        {
+            0 => [new FieldSelect(Id(), _random.Next(2) == 0 ? QueryFormatter.DocumentIdName : "key", default)],
+            1 => [NewAggregate(AggregateFunction.Count, null)],
+            _ => [],
+        };
+        var page = select.Count == 1 && select[0] is AggregateSelect;
+        return new ParsedQuery(
+            new QuerySource(QuerySourceKind.Collection, ModelIndex.Collection, default),
+            where,
+            [],
+            select,
+            [],
+            !page && _random.Next(2) == 0 ? Count(0, 40) : null,
+            !page && _random.Next(3) == 0 ? Count(0, 60) : null);
+    }
+
+    private QueryFilter IdFilter(int depth) => depth <= 1 || _random.Next(3) == 0
+        ? IdLeaf()
+        : _random.Next(3) switch
+        {
+            0 => new NotFilter(IdFilter(depth - 1), default),
+            1 => new AndFilter(IdFilter(depth - 1), IdFilter(depth - 1), default),
+            _ => new OrFilter(IdFilter(depth - 1), IdFilter(depth - 1), default),
+        };
+
+    private QueryFilter IdLeaf()
+    {
+        var id = Pick(_documents).Id;
+        return _random.Next(3) switch
+        {
+            0 => new StartsWithFilter(Id(), new StringValue(id[..Math.Min(id.Length, _random.Next(1, 10))], default), default),
+            1 => new InFilter(Id(), [new StringValue(id, default), new StringValue(Pick(_documents).Id, default)], default),
+            _ => new ComparisonFilter(Id(), _random.Next(2) == 0 ? ComparisonOperator.Equal : ComparisonOperator.NotEqual, new StringValue(id, default), default),
+        };
     }
 
     private ParsedQuery Grouped(QuerySource source, QueryFilter? where)
@@ -211,15 +253,7 @@ internal sealed class ModelQueryGenerator
             }
 
             case 6:
-            {
-                var id = Pick(_documents).Id;
-                return _random.Next(3) switch
-                {
-                    0 => new StartsWithFilter(Id(), new StringValue(id[..Math.Min(id.Length, _random.Next(1, 10))], default), default),
-                    1 => new InFilter(Id(), [new StringValue(id, default), new StringValue(Pick(_documents).Id, default)], default),
-                    _ => new ComparisonFilter(Id(), _random.Next(2) == 0 ? ComparisonOperator.Equal : ComparisonOperator.NotEqual, new StringValue(id, default), default),
-                };
-            }
+                return IdLeaf();
 
             default:
             {
