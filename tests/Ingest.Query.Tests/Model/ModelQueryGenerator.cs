@@ -48,7 +48,7 @@ internal sealed class ModelQueryGenerator
     {
         IReadOnlyList<SelectItem> select = _random.Next(3) == 0 ? Distinct(List(1, 4, Projection)) : [];
         IReadOnlyList<OrderByItem> orderBy = _random.Next(2) == 0
-            ? List(1, 2, () => new OrderByItem(_random.Next(8) == 0 ? Id() : Field(Pick(Orderable)), null, _random.Next(2) == 0, OrderByType.Default, default))
+            ? List(1, 2, OrderKey)
             : [];
         return new ParsedQuery(source, where, [], select, orderBy, _random.Next(2) == 0 ? Count(0, 40) : null, _random.Next(3) == 0 ? Count(0, 60) : null);
     }
@@ -92,6 +92,21 @@ internal sealed class ModelQueryGenerator
             1 => new InFilter(Id(), [new StringValue(id, default), new StringValue(Pick(_documents).Id, default)], default),
             _ => new ComparisonFilter(Id(), _random.Next(2) == 0 ? ComparisonOperator.Equal : ComparisonOperator.NotEqual, new StringValue(id, default), default),
         };
+    }
+
+    /// <summary>A field to order by, sometimes with the 'as number' or 'as string' its type allows.</summary>
+    private OrderByItem OrderKey()
+    {
+        var field = _random.Next(8) == 0 ? Id() : Field(Pick(Orderable));
+        var type = _random.Next(4) != 0 || field.IsDocumentId
+            ? OrderByType.Default
+            : ModelIndex.Field(field.Path).Type switch
+            {
+                IndexFieldType.Number => OrderByType.Number,
+                IndexFieldType.Keyword => OrderByType.String,
+                _ => OrderByType.Default,
+            };
+        return new OrderByItem(field, null, _random.Next(2) == 0, type, default);
     }
 
     private ParsedQuery Grouped(QuerySource source, QueryFilter? where)
