@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using Ingest.Indexing.Definitions;
 using Ingest.Query.Syntax;
+using Ingest.Query.Tests.Syntax;
 
 namespace Ingest.Query.Tests.Model;
 
@@ -74,14 +75,7 @@ internal sealed class ModelQueryGenerator
             !page && _random.Next(3) == 0 ? Count(0, 60) : null);
     }
 
-    private QueryFilter IdFilter(int depth) => depth <= 1 || _random.Next(3) == 0
-        ? IdLeaf()
-        : _random.Next(3) switch
-        {
-            0 => new NotFilter(IdFilter(depth - 1), default),
-            1 => new AndFilter(IdFilter(depth - 1), IdFilter(depth - 1), default),
-            _ => new OrFilter(IdFilter(depth - 1), IdFilter(depth - 1), default),
-        };
+    private QueryFilter IdFilter(int depth) => RandomTrees.Filter(_random, depth, IdLeaf);
 
     private QueryFilter IdLeaf()
     {
@@ -208,20 +202,7 @@ internal sealed class ModelQueryGenerator
 
     // ---- filters ----
 
-    private QueryFilter Filter(int depth)
-    {
-        if (depth <= 1 || _random.Next(3) == 0)
-        {
-            return Leaf();
-        }
-
-        return _random.Next(5) switch
-        {
-            0 => new NotFilter(Filter(depth - 1), default),
-            1 or 2 => new AndFilter(Filter(depth - 1), Filter(depth - 1), default),
-            _ => new OrFilter(Filter(depth - 1), Filter(depth - 1), default),
-        };
-    }
+    private QueryFilter Filter(int depth) => RandomTrees.Filter(_random, depth, Leaf);
 
     private QueryFilter Leaf()
     {
@@ -349,14 +330,5 @@ internal sealed class ModelQueryGenerator
 
     private T Pick<T>(IReadOnlyList<T> items) => items[_random.Next(items.Count)];
 
-    private List<T> List<T>(int min, int max, Func<T> item)
-    {
-        var list = new List<T>();
-        for (var n = _random.Next(min, max + 1); n > 0; n--)
-        {
-            list.Add(item());
-        }
-
-        return list;
-    }
+    private List<T> List<T>(int min, int max, Func<T> item) => RandomTrees.List(_random, min, max, item);
 }
