@@ -9,6 +9,7 @@ namespace Ingest.Indexing.Storage;
 /// </summary>
 public sealed partial class IndexReader
 {
+    private readonly byte[] _entryKey = new byte[8];
     private long _maxEntry = -1;
 
     /// <summary>The highest entry id this build has assigned (0 when none): ids are dense from 1 and never reused.</summary>
@@ -109,9 +110,7 @@ public sealed partial class IndexReader
     {
         CheckField(field);
         term = [];
-        Span<byte> key = stackalloc byte[8];
-        IndexLayout.EntryKey(entry, key);
-        if (!_entries.TryGet(key, out var record))
+        if (!TryGetEntryRecord(entry, out var record))
         {
             return false;
         }
@@ -145,9 +144,7 @@ public sealed partial class IndexReader
     internal bool TryReadDocumentKey(long entry, out byte[] documentKey)
     {
         documentKey = [];
-        Span<byte> key = stackalloc byte[8];
-        IndexLayout.EntryKey(entry, key);
-        if (!_entries.TryGet(key, out var record))
+        if (!TryGetEntryRecord(entry, out var record))
         {
             return false;
         }
@@ -162,5 +159,11 @@ public sealed partial class IndexReader
 
         documentKey = _key.AsSpan(0, length).ToArray();
         return true;
+    }
+
+    private bool TryGetEntryRecord(long entry, out ReadOnlySpan<byte> record)
+    {
+        IndexLayout.EntryKey(entry, _entryKey);
+        return _entries.TryGet(_entryKey, out record);
     }
 }

@@ -304,16 +304,23 @@ internal sealed class AggregationBinder
             return -1;
         }
 
+        // A field key before a time() key of the same field: 'group by time(At, '1d'), At select At' selects the field key.
         var ordinal = FieldOrdinal(field.Path);
+        var timeKey = -1;
         for (var k = 0; k < keys.Count; k++)
         {
             if (keys[k].Field == ordinal)
             {
-                return k;
+                if (keys[k].Interval == null)
+                {
+                    return k;
+                }
+
+                timeKey = timeKey < 0 ? k : timeKey;
             }
         }
 
-        return -1;
+        return timeKey;
     }
 
     private static void CheckDistinctColumns(ParsedQuery query, List<AggregationColumn> columns)

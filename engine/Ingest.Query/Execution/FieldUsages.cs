@@ -29,8 +29,8 @@ public enum FieldUsages
     /// <summary><c>sum</c> or <c>avg</c>: needs a number field.</summary>
     Sum = 128,
 
-    /// <summary><c>min</c>, <c>max</c> or <c>count(F)</c>.</summary>
-    Aggregate = 256,
+    /// <summary><c>min</c> or <c>max</c>: needs a number or datetime field.</summary>
+    MinMax = 256,
 
     /// <summary><c>group by F</c>.</summary>
     Group = 512,
@@ -42,4 +42,7 @@ public enum FieldUsages
 
     /// <summary><c>facet(F, ranges(...))</c>: needs a number or datetime field.</summary>
     RangeFacet = 4096,
+
+    /// <summary><c>count(F)</c>: any type.</summary>
+    Count = 8192,
 }

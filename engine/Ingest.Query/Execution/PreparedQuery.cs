@@ -42,6 +42,9 @@ public sealed class PreparedQuery
 
     internal FilterNode? Filter { get; set; }
 
+    /// <summary>A collection scan's condition on the document id.</summary>
+    internal IdPredicate? IdFilter { get; set; }
+
     internal SortKeySpec[] Order { get; set; } = [];
 
     internal ProjectionItem[] Projection { get; set; } = [];

@@ -44,7 +44,7 @@ public static class QueryFieldUsage
                     collector.Add(f.Field, query.GroupBy.Count > 0 ? FieldUsages.Group : FieldUsages.Select, null);
                     break;
                 case AggregateSelect { Field: not null } a:
-                    collector.Add(a.Field, a.Function is AggregateFunction.Sum or AggregateFunction.Avg ? FieldUsages.Sum : FieldUsages.Aggregate, null);
+                    collector.Add(a.Field, UsageOf(a.Function), null);
                     break;
                 case FacetSelect facet:
                     collector.Add(facet.Field, facet.Ranges.Count > 0 ? FieldUsages.RangeFacet : FieldUsages.Facet, null);
@@ -65,12 +65,19 @@ public static class QueryFieldUsage
             }
             else if (order.Aggregate?.Field is { } field)
             {
-                collector.Add(field, order.Aggregate.Function is AggregateFunction.Sum or AggregateFunction.Avg ? FieldUsages.Sum : FieldUsages.Aggregate, null);
+                collector.Add(field, UsageOf(order.Aggregate.Function), null);
             }
         }
 
         return collector.Result;
     }
+
+    private static FieldUsages UsageOf(AggregateFunction function) => function switch
+    {
+        AggregateFunction.Sum or AggregateFunction.Avg => FieldUsages.Sum,
+        AggregateFunction.Min or AggregateFunction.Max => FieldUsages.MinMax,
+        _ => FieldUsages.Count,
+    };
 
     private sealed class Collector(QueryParameters parameters)
     {

@@ -14,6 +14,9 @@ namespace Ingest.Query.Execution;
 /// </summary>
 public sealed class QueryResults : IDisposable
 {
+    /// <summary>Room for a folded document id (ids are at most 512 UTF-8 bytes; folding may grow a character by a byte).</summary>
+    internal const int FoldedIdBufferSize = 2048;
+
     private const int RowsPerFlush = 256;
 
     private readonly QueryRunner _runner;
@@ -25,6 +28,7 @@ public sealed class QueryResults : IDisposable
     private readonly SortKeySource[] _keys;
     private readonly long _boundEtag;
     private readonly bool _excludeNewer;
+    private readonly byte[]? _foldedId;
     private CollectionEnumerator _collection;
     private int _skip;
     private long _written;
@@ -52,6 +56,7 @@ public sealed class QueryResults : IDisposable
         if (prepared.IsCollectionScan)
         {
             _collection = documents.GetCollection(prepared.Collection!, resume?.Last ?? 0);
+            _foldedId = prepared.IdFilter == null ? null : new byte[FoldedIdBufferSize];
         }
     }
 
@@ -188,6 +193,11 @@ public sealed class QueryResults : IDisposable
                 return false; // etag order: everything from here on was written after the first page
             }
 
+            if (_foldedId != null && !MatchesIdFilter(document.IdUtf8))
+            {
+                continue;
+            }
+
             if (_skip > 0)
             {
                 _skip--;
@@ -201,6 +211,12 @@ public sealed class QueryResults : IDisposable
         }
 
         return false;
+    }
+
+    private bool MatchesIdFilter(ReadOnlySpan<byte> idUtf8)
+    {
+        var length = IndexLayout.DocumentKey(idUtf8, _foldedId);
+        return length >= 0 && _prepared.IdFilter!.Matches(_foldedId.AsSpan(0, length));
     }
 
     private void WriteRow(in DocumentView document, Utf8JsonWriter writer)

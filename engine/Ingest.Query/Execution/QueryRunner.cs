@@ -64,10 +64,12 @@ public sealed partial class QueryRunner
         {
             if (definition == null)
             {
-                throw new QueryException(query.Where.Position, $"a condition needs an index; collection scans (collection/{query.Source.Name}) take none");
+                prepared.IdFilter = IdPredicate.Bind(query.Where, parameters, query.Source.Name);
             }
-
-            prepared.Filter = FilterBinder.Bind(query.Where, definition, parameters);
+            else
+            {
+                prepared.Filter = FilterBinder.Bind(query.Where, definition, parameters);
+            }
         }
 
         if (continuation != null)
@@ -172,7 +174,7 @@ public sealed partial class QueryRunner
         {
             var keys = string.Join(", ", Array.ConvertAll(prepared.Order, k => $"{k.Name} {(k.Descending ? "desc" : "asc")} ({Describe(k.Kind)})"));
             steps.Add(prepared.Limit is { } limit
-                ? new QueryPlanStep("top-k", $"k = {prepared.Offset + limit} by {keys}, ties by entry", prepared.Offset + limit, [])
+                ? new QueryPlanStep("top-k", $"k = {(long)prepared.Offset + limit} by {keys}, ties by entry", (long)prepared.Offset + limit, [])
                 : new QueryPlanStep("sort", $"every match by {keys}, ties by entry", null, []));
         }
         else if (!prepared.IsCollectionScan)
@@ -429,11 +431,24 @@ public sealed partial class QueryRunner
         try
         {
             long total = 0;
-            foreach (var collection in documents.GetStats().Collections)
+            if (prepared.IdFilter != null)
             {
-                if (string.Equals(collection.Name, prepared.Collection, StringComparison.OrdinalIgnoreCase))
+                // Counting what an id condition matches takes a pass over the collection's ids.
+                var folded = new byte[QueryResults.FoldedIdBufferSize];
+                foreach (var document in documents.GetCollection(prepared.Collection!))
                 {
-                    total = collection.Count;
+                    var length = IndexLayout.DocumentKey(document.IdUtf8, folded);
+                    total += length >= 0 && prepared.IdFilter.Matches(folded.AsSpan(0, length)) ? 1 : 0;
+                }
+            }
+            else
+            {
+                foreach (var collection in documents.GetStats().Collections)
+                {
+                    if (string.Equals(collection.Name, prepared.Collection, StringComparison.OrdinalIgnoreCase))
+                    {
+                        total = collection.Count;
+                    }
                 }
             }
 

@@ -17,18 +17,24 @@ internal static class FieldPathSyntax
             return;
         }
 
-        path.Append('"');
+        AppendQuoted(path, name);
+    }
+
+    /// <summary><c>"name"</c> with <c>\"</c> and <c>\\</c>: quoted names are written alike in paths and in queries.</summary>
+    public static void AppendQuoted(StringBuilder text, string name)
+    {
+        text.Append('"');
         foreach (var c in name)
         {
             if (c is '"' or '\\')
             {
-                path.Append('\\');
+                text.Append('\\');
             }
 
-            path.Append(c);
+            text.Append(c);
         }
 
-        path.Append('"');
+        text.Append('"');
     }
 
     /// <summary>Splits a path into its segments: the name and how many <c>[]</c> follow it.</summary>

@@ -426,7 +426,7 @@ public static class QueryFormatter
             var isIdProperty = segments.Count == 1 && arrays == 0 && name.Equals("id", StringComparison.OrdinalIgnoreCase);
             if (isIdProperty)
             {
-                AppendQuotedName(text, name);
+                FieldPathSyntax.AppendQuoted(text, name);
             }
             else
             {
@@ -448,23 +448,7 @@ public static class QueryFormatter
         }
         else
         {
-            AppendQuotedName(text, name);
+            FieldPathSyntax.AppendQuoted(text, name);
         }
-    }
-
-    private static void AppendQuotedName(StringBuilder text, string name)
-    {
-        text.Append('"');
-        foreach (var c in name)
-        {
-            if (c is '"' or '\\')
-            {
-                text.Append('\\');
-            }
-
-            text.Append(c);
-        }
-
-        text.Append('"');
     }
 }

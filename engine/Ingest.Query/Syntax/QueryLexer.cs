@@ -23,18 +23,9 @@ internal sealed class QueryLexer
     public string Text => _text;
 
     /// <summary>The token's text as written, shortened for an error message.</summary>
-    public string SourceText(Token token)
-    {
-        const int MaxShown = 40;
-        if (token.Kind == TokenKind.End)
-        {
-            return "";
-        }
-
-        return token.Length <= MaxShown
-            ? _text.Substring(token.Position.Offset, token.Length)
-            : string.Concat(_text.AsSpan(token.Position.Offset, MaxShown - 3), "...");
-    }
+    public string SourceText(Token token) => token.Kind == TokenKind.End
+        ? ""
+        : Shorten(_text.Substring(token.Position.Offset, Math.Min(token.Length, 41)));
 
     public Token Next()
     {
@@ -301,7 +292,7 @@ internal sealed class QueryLexer
         var text = _text.Substring(start, _offset - start);
         if (!valid)
         {
-            throw new QueryException(position, $"invalid number '{text}': numbers are written as in JSON (0, -12, 3.5, 1e9)");
+            throw new QueryException(position, $"invalid number '{Shorten(text)}': numbers are written as in JSON (0, -12, 3.5, 1e9)");
         }
 
         var value = double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture);
@@ -417,5 +408,6 @@ internal sealed class QueryLexer
         return invisible ? string.Create(CultureInfo.InvariantCulture, $"U+{rune.Value:X4}") : $"'{rune}'";
     }
 
-    private static string Shorten(string text) => text.Length <= 40 ? text : string.Concat(text.AsSpan(0, 37), "...");
+    /// <summary>At most 40 characters of a name or token for an error message.</summary>
+    internal static string Shorten(string text) => text.Length <= 40 ? text : string.Concat(text.AsSpan(0, 37), "...");
 }

@@ -149,7 +149,7 @@ public sealed class QueryParser
             }
         }
 
-        return string.Join(", ", options) + " or end of query";
+        return options.Count == 0 ? "end of query" : string.Join(", ", options) + " or end of query";
     }
 
     private QuerySource ParseSource()
@@ -198,38 +198,28 @@ public sealed class QueryParser
 
     // ---- where ----
 
-    private QueryFilter ParseOr(string context)
+    private QueryFilter ParseOr(string context) => ParseChain(TokenKind.Or, context);
+
+    private QueryFilter ParseAnd(string context) => ParseChain(TokenKind.And, context);
+
+    /// <summary>Operands joined by <paramref name="separator"/> (<c>or</c> joins <c>and</c> chains, <c>and</c> joins unary conditions).</summary>
+    private QueryFilter ParseChain(TokenKind separator, string context)
     {
-        var first = ParseAnd(context);
-        if (_current.Kind != TokenKind.Or)
+        var isAnd = separator == TokenKind.And;
+        var first = isAnd ? ParseUnary(context) : ParseAnd(context);
+        if (_current.Kind != separator)
         {
             return first;
         }
 
         var operands = new List<QueryFilter> { first };
-        while (Accept(TokenKind.Or))
+        var next = isAnd ? "after 'and'" : "after 'or'";
+        while (Accept(separator))
         {
-            operands.Add(ParseAnd("after 'or'"));
+            operands.Add(isAnd ? ParseUnary(next) : ParseAnd(next));
         }
 
-        return Balance(operands, 0, operands.Count, isAnd: false);
-    }
-
-    private QueryFilter ParseAnd(string context)
-    {
-        var first = ParseUnary(context);
-        if (_current.Kind != TokenKind.And)
-        {
-            return first;
-        }
-
-        var operands = new List<QueryFilter> { first };
-        while (Accept(TokenKind.And))
-        {
-            operands.Add(ParseUnary("after 'and'"));
-        }
-
-        return Balance(operands, 0, operands.Count, isAnd: true);
+        return Balance(operands, 0, operands.Count, isAnd);
     }
 
     /// <summary>
@@ -389,7 +379,7 @@ public sealed class QueryParser
             }
 
             default:
-                throw Expected($"an operator (=, !=, <, <=, >, >=, between or in) after '{Shorten(QueryFormatter.FormatField(field))}'");
+                throw Expected($"an operator (=, !=, <, <=, >, >=, between or in) after '{QueryLexer.Shorten(QueryFormatter.FormatField(field))}'");
         }
 
         var opText = _lexer.SourceText(_current);
@@ -595,6 +585,11 @@ public sealed class QueryParser
                 throw Expected("a name after 'as'");
             }
 
+            if (_current.Value!.Length == 0)
+            {
+                throw new QueryException(_current.Position, "empty name after 'as'");
+            }
+
             item = item with { Name = _current.Value! };
             Advance();
         }
@@ -795,7 +790,7 @@ public sealed class QueryParser
         var function = QueryFunctions.Classify(_current.Value!);
         if (function == QueryFunction.None)
         {
-            throw new QueryException(_current.Position, $"unknown function '{Shorten(_current.Value!)}'; expected one of {QueryFunctions.Known}");
+            throw new QueryException(_current.Position, $"unknown function '{QueryLexer.Shorten(_current.Value!)}'; expected one of {QueryFunctions.Known}");
         }
 
         return function;
@@ -812,6 +807,4 @@ public sealed class QueryParser
         TokenKind.String => _lexer.SourceText(token),
         _ => $"'{_lexer.SourceText(token)}'",
     };
-
-    private static string Shorten(string text) => text.Length <= 40 ? text : string.Concat(text.AsSpan(0, 37), "...");
 }

@@ -1,0 +1,8 @@
+namespace Ingest.Query.Tests.Model;
+
+internal enum ModelResultKind
+{
+    Documents,
+    Projection,
+    Aggregation,
+}
