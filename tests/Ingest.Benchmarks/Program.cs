@@ -1,4 +1,5 @@
 using Ingest.Benchmarks.Documents;
+using Ingest.Benchmarks.Etl;
 using Ingest.Benchmarks.Indexing;
 using Ingest.Benchmarks.Ingestion;
 using Ingest.Benchmarks.Micro;
@@ -12,6 +13,7 @@ return args switch
     ["documents", .. var rest] => DocumentsCommand.Run(rest),
     ["ingest", .. var rest] => IngestionCommand.Run(rest),
     ["indexing", .. var rest] => IndexingCommand.Run(rest),
+    ["etl", .. var rest] => EtlCommand.Run(rest),
     ["queries", .. var rest] => QueriesCommand.Run(rest),
     ["micro", .. var rest] => MicroCommand.Run(rest),
     _ => PrintUsage(),
@@ -28,6 +30,8 @@ static int PrintUsage()
     Console.Error.WriteLine("      The service's Kafka and RabbitMQ sources against plain consumers of the same pre-loaded messages.");
     Console.Error.WriteLine($"  {IndexingCommand.Usage}");
     Console.Error.WriteLine("      Indexing the generated orders (build, capped and unbounded rebuilds, churn) beside Lucene.NET and SQLite.");
+    Console.Error.WriteLine($"  {EtlCommand.Usage}");
+    Console.Error.WriteLine("      Stored orders sent by an ETL task to Kafka and RabbitMQ, with and without a transform, beside plain producers.");
     Console.Error.WriteLine($"  {QueriesCommand.Usage}");
     Console.Error.WriteLine("      One query per shape over the generated orders, side by side with SQLite and Lucene.NET, at 1 and 2 threads.");
     Console.Error.WriteLine($"  {MicroCommand.Usage}");

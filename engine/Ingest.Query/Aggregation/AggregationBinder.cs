@@ -68,6 +68,11 @@ internal sealed class AggregationBinder
             return BindFacetQuery(query, facets);
         }
 
+        if (query.GroupBy.Count > MaxGroupKeys)
+        {
+            throw new QueryException(query.GroupBy[MaxGroupKeys].Position, $"at most {MaxGroupKeys} group keys");
+        }
+
         var keys = new List<GroupKey>();
         foreach (var item in query.GroupBy)
         {

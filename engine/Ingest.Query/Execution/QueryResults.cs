@@ -62,7 +62,7 @@ public sealed class QueryResults : IDisposable
 
     /// <summary>
     /// The size of the match set; a collection scan: the collection's documents. For grouped and faceted queries the
-    /// number of rows before offset and limit, known once <see cref="WriteResultsAsync"/> has run (0 before).
+    /// number of rows before offset and limit, and 1 for <c>select count()</c>, known once <see cref="WriteResultsAsync"/> has run.
     /// </summary>
     public long TotalResults { get; private set; }
 
@@ -95,6 +95,9 @@ public sealed class QueryResults : IDisposable
             writer.WriteNumber(_prepared.CountOnlyName, TotalResults);
             writer.WriteEndObject();
             _written = 1;
+
+            // An aggregate's total is its rows, as for `select count()` answered by an index (one row).
+            TotalResults = 1;
         }
         else
         {

@@ -75,20 +75,20 @@ public sealed class QueryParser
         if (Accept(TokenKind.Group))
         {
             ExpectBy("group");
-            groupBy = ParseList(ParseGroupByItem);
+            groupBy = ParseList(ParseGroupByItem, "after 'by'");
             reached = Clause.GroupBy;
         }
 
         if (Accept(TokenKind.Select))
         {
-            select = ParseList(ParseSelectItem);
+            select = ParseList(ParseSelectItem, "after 'select'");
             reached = Clause.Select;
         }
 
         if (Accept(TokenKind.Order))
         {
             ExpectBy("order");
-            orderBy = ParseList(ParseOrderByItem);
+            orderBy = ParseList(ParseOrderByItem, "after 'by'");
             reached = Clause.OrderBy;
         }
 
@@ -185,9 +185,9 @@ public sealed class QueryParser
         }
     }
 
-    private List<T> ParseList<T>(Func<string, T> parseItem)
+    private List<T> ParseList<T>(Func<string, T> parseItem, string firstContext)
     {
-        var items = new List<T> { parseItem("after 'by'") };
+        var items = new List<T> { parseItem(firstContext) };
         while (Accept(TokenKind.Comma))
         {
             items.Add(parseItem("after ','"));
@@ -548,7 +548,6 @@ public sealed class QueryParser
 
     private SelectItem ParseSelectItem(string context)
     {
-        context = context == "after 'by'" ? "after 'select'" : context;
         var position = _current.Position;
         SelectItem item;
         if (_current.Kind == TokenKind.Identifier && Peek().Kind == TokenKind.LeftParen)

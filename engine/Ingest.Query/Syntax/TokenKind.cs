@@ -21,7 +21,8 @@ internal enum TokenKind
     Greater,
     GreaterOrEqual,
 
-    // Keywords (case-insensitive; a field with one of these names is written quoted).
+    // Keywords (case-insensitive; a field with one of these names is written quoted). Keep them last: Token.IsKeyword
+    // is a comparison with From.
     From,
     Index,
     Where,

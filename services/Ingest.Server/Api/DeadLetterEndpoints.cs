@@ -96,9 +96,9 @@ public static class DeadLetterEndpoints
             return read.Problem!;
         }
 
-        var rules = ingestion.Find(SourceOrigin.SourceName(deadLetter.Position.Source))?.Rules ?? new MappingRules();
+        var source = ingestion.Find(SourceOrigin.SourceName(deadLetter.Position.Source));
         var batch = new WriteBatch();
-        if (!TryMap(envelope, fix, rules, deadLetter.Position, batch, out var mapped, out var reason))
+        if (!TryMap(envelope, fix, source, deadLetter.Position, batch, out var mapped, out var reason))
         {
             return ApiProblems.Unprocessable(
                 "Message still does not map to a document",
@@ -118,29 +118,50 @@ public static class DeadLetterEndpoints
 
         long? etag = result.LastEtag == 0 ? null : result.LastEtag;
         return TypedResults.Json(
-            new ReplayResponse(mapped.Id, mapped.Collection, etag, mapped.Operation == IngestOperation.Put ? IngestOperations.PutName : IngestOperations.DeleteName),
+            new ReplayResponse(mapped.Id, mapped.Collection, etag, mapped.Operation),
             IngestHttpJsonContext.Default.ReplayResponse);
     }
 
+    /// <summary>
+    /// Maps the message as its source would: through the source's transform if it has one (all its
+    /// operations go into the batch; the answer names the first, or "skip" when there are none),
+    /// else through its rules.
+    /// </summary>
     private static bool TryMap(
-        DeadLetterEnvelope envelope, RequestBody fix, MappingRules rules, SourcePosition position, WriteBatch batch,
-        out (string Id, string Collection, IngestOperation Operation) mapped, out string? reason)
+        DeadLetterEnvelope envelope, RequestBody fix, IngestSource? source, SourcePosition position, WriteBatch batch,
+        out (string Id, string Collection, string Operation) mapped, out string? reason)
     {
         // An empty request body means "replay as stored".
         var replaceBody = fix.Length > 0;
         var message = envelope.ToIncomingMessage(fix.Span, replaceBody);
-        var item = IngestItemMapper.Map(
-            message, rules, new EnvelopeHeaderList(envelope.Headers), replaceBody ? default : envelope.Body,
-            new ItemPosition(position.Source, position.Partition, position.NextOffset, Epoch: 0));
+        var headers = new EnvelopeHeaderList(envelope.Headers);
+        var itemPosition = new ItemPosition(position.Source, position.Partition, position.NextOffset, Epoch: 0);
+        var rules = source?.Rules ?? new MappingRules();
+        var item = source?.Script is { } script
+            ? IngestItemMapper.Transform(message, script, source.Name, source.Kind == "kafka", rules, headers, default, itemPosition)
+            : IngestItemMapper.Map(message, rules, headers, replaceBody ? default : envelope.Body, itemPosition);
         try
         {
             switch (item.Kind)
             {
                 case IngestItemKind.Put:
                     batch.Put(item.Id!, item.Collection!, item.Payload.Span);
+                    mapped = (item.Id!, item.Collection!, IngestOperations.PutName);
                     break;
                 case IngestItemKind.Delete:
                     batch.Delete(item.Id!);
+                    mapped = (item.Id!, item.Collection!, IngestOperations.DeleteName);
+                    break;
+                case IngestItemKind.Transformed:
+                    var operations = item.Operations!;
+                    foreach (var operation in operations)
+                    {
+                        _ = operation.Kind == IngestItemKind.Delete ? batch.Delete(operation.Id) : batch.Put(operation.Id, operation.Collection!, operation.Body);
+                    }
+
+                    mapped = operations.Count == 0 ? (string.Empty, string.Empty, "skip")
+                        : operations[0].Kind == IngestItemKind.Delete ? (operations[0].Id, string.Empty, IngestOperations.DeleteName)
+                        : (operations[0].Id, operations[0].Collection!, IngestOperations.PutName);
                     break;
                 default:
                     mapped = default;
@@ -154,7 +175,6 @@ public static class DeadLetterEndpoints
             item.ReturnRented();
         }
 
-        mapped = (item.Id!, item.Collection!, item.Kind == IngestItemKind.Put ? IngestOperation.Put : IngestOperation.Delete);
         reason = null;
         return true;
     }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using Ingest.Server.Etl;
+using Ingest.Server.Scripting;
 
 namespace Ingest.Server.Api;
 
@@ -145,7 +146,7 @@ public static class EtlEndpoints
             var outcome = await task.RetryAsync(error, context.RequestAborted).ConfigureAwait(false);
             return TypedResults.Json(outcome, EtlJsonContext.Http.EtlRetryResponse);
         }
-        catch (EtlScriptException ex)
+        catch (ScriptException ex)
         {
             return ApiProblems.Unprocessable("Transform still fails", $"The transform failed again for document '{error.DocumentId}': {ex.Message}");
         }

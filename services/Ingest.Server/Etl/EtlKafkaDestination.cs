@@ -1,3 +1,5 @@
+using Ingest.Server.Brokers;
+
 namespace Ingest.Server.Etl;
 
 /// <summary>An ETL task's Kafka destination: one topic; the record key is the document id unless the transform gives one.</summary>
@@ -20,19 +22,11 @@ public sealed class EtlKafkaDestination
 
     internal void Validate(string path, List<string> errors)
     {
-        EtlTaskDefinition.Require(BootstrapServers, $"{path}:BootstrapServers", errors);
+        KafkaClientSettings.Validate(BootstrapServers, Settings, ReservedSettings, path, "the ETL task manages it (idempotent producer, acks=all).", errors);
         EtlTaskDefinition.Require(Topic, $"{path}:Topic", errors);
         if (Topic is { Length: > 249 })
         {
             errors.Add($"{path}:Topic must be at most 249 characters.");
-        }
-
-        foreach (var key in Settings.Keys)
-        {
-            if (ReservedSettings.Contains(key, StringComparer.OrdinalIgnoreCase))
-            {
-                errors.Add($"{path}:Settings:{key} cannot be set: the ETL task manages it (idempotent producer, acks=all).");
-            }
         }
     }
 }

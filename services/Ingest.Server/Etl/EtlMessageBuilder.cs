@@ -1,5 +1,6 @@
 using Ingest.Contracts.CloudEvents;
 using Ingest.Documents;
+using Ingest.Server.Scripting;
 
 namespace Ingest.Server.Etl;
 
@@ -36,7 +37,7 @@ internal sealed class EtlMessageBuilder(EtlTaskDefinition definition, EtlScript?
             {
                 outputs = script.Transform(change);
             }
-            catch (EtlScriptException ex)
+            catch (ScriptException ex)
             {
                 failures.Add((change.Id, change.Collection, change.Etag, ex.Message));
                 continue;

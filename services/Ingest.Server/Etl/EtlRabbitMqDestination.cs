@@ -1,3 +1,5 @@
+using Ingest.Server.Brokers;
+
 namespace Ingest.Server.Etl;
 
 /// <summary>
@@ -23,12 +25,7 @@ public sealed class EtlRabbitMqDestination
 
     internal void Validate(string path, List<string> errors)
     {
-        EtlTaskDefinition.Require(Uri, $"{path}:Uri", errors);
-        if (!string.IsNullOrWhiteSpace(Uri)
-            && (!System.Uri.TryCreate(Uri, UriKind.Absolute, out var parsed) || parsed.Scheme is not ("amqp" or "amqps")))
-        {
-            errors.Add($"{path}:Uri must be an amqp:// or amqps:// URI (was '{Sources.RabbitMqSourceOptions.Redact(Uri)}').");
-        }
+        RabbitMqEndpoint.Validate(Uri, path, errors);
 
         if (Exchange is null)
         {

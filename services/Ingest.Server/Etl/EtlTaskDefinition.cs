@@ -1,4 +1,6 @@
 using System.Text.Json.Serialization;
+using Ingest.Server.Brokers;
+using Ingest.Server.Scripting;
 
 namespace Ingest.Server.Etl;
 
@@ -78,16 +80,7 @@ public sealed class EtlTaskDefinition
 
         Kafka?.Validate($"{path}:Kafka", errors);
         RabbitMq?.Validate($"{path}:RabbitMq", errors);
-        if (ScriptTimeoutMs is < 1 or > 60_000)
-        {
-            errors.Add($"{path}:ScriptTimeoutMs must be between 1 and 60000 (was {ScriptTimeoutMs}).");
-        }
-
-        if (ScriptMemoryBytes is < 1024 * 1024 or > 4L * 1024 * 1024 * 1024)
-        {
-            errors.Add($"{path}:ScriptMemoryBytes must be between 1048576 (1 MiB) and 4294967296 (was {ScriptMemoryBytes}).");
-        }
-
+        ScriptLimits.Validate(ScriptTimeoutMs, ScriptMemoryBytes, path, errors);
         if (Source is not null && !Uri.TryCreate(Source, UriKind.RelativeOrAbsolute, out _))
         {
             errors.Add($"{path}:Source '{Source}' is not a URI reference.");
@@ -108,13 +101,11 @@ public sealed class EtlTaskDefinition
         {
             BootstrapServers = Kafka.BootstrapServers,
             Topic = Kafka.Topic,
-            Settings = Kafka.Settings.ToDictionary(
-                static s => s.Key,
-                static s => s.Key.Contains("password", StringComparison.OrdinalIgnoreCase) || s.Key.Contains("secret", StringComparison.OrdinalIgnoreCase) ? "***" : s.Value),
+            Settings = KafkaClientSettings.Redact(Kafka.Settings),
         },
         RabbitMq = RabbitMq is null ? null : new EtlRabbitMqDestination
         {
-            Uri = RabbitMq.Uri is null ? null : Sources.RabbitMqSourceOptions.Redact(RabbitMq.Uri),
+            Uri = RabbitMq.Uri is null ? null : RabbitMqEndpoint.Redact(RabbitMq.Uri),
             Exchange = RabbitMq.Exchange,
             RoutingKey = RabbitMq.RoutingKey,
             RoutingKeyPath = RabbitMq.RoutingKeyPath,
@@ -127,7 +118,7 @@ public sealed class EtlTaskDefinition
     };
 
     [JsonIgnore]
-    internal EtlScriptLimits Limits => new(TimeSpan.FromMilliseconds(ScriptTimeoutMs), ScriptMemoryBytes);
+    internal ScriptLimits Limits => new(TimeSpan.FromMilliseconds(ScriptTimeoutMs), ScriptMemoryBytes);
 
     internal static void Require(string? value, string setting, List<string> errors)
     {

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Ingest.Documents;
+using Ingest.Server.Scripting;
 
 namespace Ingest.Server.Etl;
 
@@ -237,7 +238,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     /// once the broker acknowledged. A document deleted since needs nothing: its delete event goes
     /// out through the feed.
     /// </summary>
-    /// <exception cref="EtlScriptException">The transform still fails; the error is kept with one more attempt.</exception>
+    /// <exception cref="ScriptException">The transform still fails; the error is kept with one more attempt.</exception>
     /// <exception cref="EtlDeliveryException">The broker did not acknowledge; the error is kept.</exception>
     public async Task<EtlRetryResponse> RetryAsync(EtlError error, CancellationToken cancellationToken)
     {
@@ -253,7 +254,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         {
             var failure = prepared.Failures[0];
             Errors.Record([(error.DocumentId, error.Collection, error.Etag, failure.Error)], _time.GetUtcNow().UtcDateTime);
-            throw new EtlScriptException(failure.Error);
+            throw new ScriptException(failure.Error);
         }
 
         await SendAsync(prepared.Messages, cancellationToken).ConfigureAwait(false);
@@ -264,7 +265,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
 
     public static string DescribeDestination(EtlTaskDefinition definition) => definition.Kafka is { } kafka
         ? $"kafka topic '{kafka.Topic}' at {kafka.BootstrapServers}"
-        : $"rabbitmq exchange '{definition.RabbitMq?.Exchange}' at {Sources.RabbitMqSourceOptions.Redact(definition.RabbitMq?.Uri ?? string.Empty)}";
+        : $"rabbitmq exchange '{definition.RabbitMq?.Exchange}' at {Brokers.RabbitMqEndpoint.Redact(definition.RabbitMq?.Uri ?? string.Empty)}";
 
     /// <summary>Stops the loop (an unacknowledged batch is abandoned and sent again next time) and closes the destination.</summary>
     public async ValueTask DisposeAsync()

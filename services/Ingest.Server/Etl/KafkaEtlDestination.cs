@@ -1,6 +1,7 @@
 using System.Text;
 using Confluent.Kafka;
 using Ingest.Contracts.CloudEvents;
+using Ingest.Server.Brokers;
 
 namespace Ingest.Server.Etl;
 
@@ -17,21 +18,21 @@ internal sealed class KafkaEtlDestination : IEtlDestination
 
     public KafkaEtlDestination(EtlKafkaDestination options, string taskName)
     {
-        var config = new ProducerConfig
-        {
-            BootstrapServers = options.BootstrapServers,
-            Acks = Acks.All,
-            EnableIdempotence = true,
-            LingerMs = 5,
-            // A broker that is away fails the batch within this time, so the task reports it and
-            // retries, instead of the producer's default of five minutes of silence.
-            MessageTimeoutMs = 30_000,
-            ClientId = $"ingest-etl-{taskName}",
-        };
-        foreach (var (key, value) in options.Settings)
-        {
-            config.Set(key, value);
-        }
+        var config = KafkaClientSettings.Apply(
+            new ProducerConfig
+            {
+                LingerMs = 5,
+                // A broker that is away fails the batch within this time, so the task reports it and
+                // retries, instead of the producer's default of five minutes of silence.
+                MessageTimeoutMs = 30_000,
+                ClientId = $"ingest-etl-{taskName}",
+            },
+            options.BootstrapServers!,
+            options.Settings);
+
+        // What progress rests on, after the user's settings (validation keeps them out anyway).
+        config.Acks = Acks.All;
+        config.EnableIdempotence = true;
 
         _topic = options.Topic!;
         _producer = new ProducerBuilder<byte[], byte[]?>(config).SetLogHandler(static (_, _) => { }).Build();

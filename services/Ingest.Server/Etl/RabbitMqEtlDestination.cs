@@ -1,4 +1,5 @@
 using Ingest.Contracts.CloudEvents;
+using Ingest.Server.Brokers;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Exceptions;
 
@@ -20,7 +21,7 @@ internal sealed class RabbitMqEtlDestination : IEtlDestination
     {
         _options = options;
         _taskName = taskName;
-        Describe = $"rabbitmq exchange '{options.Exchange}' at {Sources.RabbitMqSourceOptions.Redact(options.Uri!)}";
+        Describe = $"rabbitmq exchange '{options.Exchange}' at {RabbitMqEndpoint.Redact(options.Uri!)}";
     }
 
     public string Describe { get; }
@@ -79,18 +80,8 @@ internal sealed class RabbitMqEtlDestination : IEtlDestination
         }
 
         await CloseAsync().ConfigureAwait(false);
-        var uri = new Uri(_options.Uri!);
-        var factory = new ConnectionFactory
-        {
-            Uri = uri,
-            // The task reconnects itself after a failed batch and sends the batch again.
-            AutomaticRecoveryEnabled = false,
-            ClientProvidedName = $"ingest-etl:{_taskName}@{Environment.MachineName}",
-        };
-        if (uri.Scheme == "amqps")
-        {
-            factory.Ssl = new SslOption(uri.Host) { Enabled = true };
-        }
+        // The task reconnects itself after a failed batch and sends the batch again.
+        var factory = RabbitMqEndpoint.CreateFactory(_options.Uri!, $"ingest-etl:{_taskName}", automaticRecovery: false);
 
         try
         {

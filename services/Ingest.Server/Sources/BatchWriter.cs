@@ -274,13 +274,16 @@ public sealed partial class BatchWriter : IAsyncDisposable
             }
 
             included.Add(item);
-            operationItems.Add(i);
             if (rejections.TryGetValue(i, out var problem))
             {
                 var raw = item.Payload.Length <= MaxDeadLetterBytes ? item.Payload.Span : item.Payload.Span[..MaxDeadLetterBytes];
-                var reason = item.Kind == IngestItemKind.DeadLetter
-                    ? $"{item.DeadLetterReason} (stored truncated to {raw.Length} of {item.Payload.Length} bytes: {problem})"
-                    : $"Rejected by the store: {problem}";
+                var reason = item.Kind switch
+                {
+                    IngestItemKind.DeadLetter => $"{item.DeadLetterReason} (stored truncated to {raw.Length} of {item.Payload.Length} bytes: {problem})",
+                    IngestItemKind.Transformed => $"Rejected by the store: the transform's output: {problem}",
+                    _ => $"Rejected by the store: {problem}",
+                };
+                operationItems.Add(i);
                 write.AddDeadLetter(raw, new SourcePosition(item.Origin, item.Partition, item.Offset), reason);
                 deadLetters++;
                 continue;
@@ -289,14 +292,37 @@ public sealed partial class BatchWriter : IAsyncDisposable
             switch (item.Kind)
             {
                 case IngestItemKind.Put:
+                    operationItems.Add(i);
                     write.Put(item.Id!, item.Collection!, item.Payload.Span);
                     written++;
                     break;
                 case IngestItemKind.Delete:
+                    operationItems.Add(i);
                     write.Delete(item.Id!);
                     written++;
                     break;
+                case IngestItemKind.Transformed:
+                    // Each operation points back at its message: one the store refuses turns the
+                    // whole message into a dead letter, so a message never half-applies.
+                    var operations = item.Operations!;
+                    for (var j = 0; j < operations.Count; j++)
+                    {
+                        operationItems.Add(i);
+                        var operation = operations[j];
+                        if (operation.Kind == IngestItemKind.Delete)
+                        {
+                            write.Delete(operation.Id);
+                        }
+                        else
+                        {
+                            write.Put(operation.Id, operation.Collection!, operation.Body);
+                        }
+                    }
+
+                    written += operations.Count;
+                    break;
                 default:
+                    operationItems.Add(i);
                     write.AddDeadLetter(item.Payload.Span, new SourcePosition(item.Origin, item.Partition, item.Offset), item.DeadLetterReason ?? "unknown");
                     deadLetters++;
                     break;

@@ -5,16 +5,17 @@ namespace Ingest.Server.Sources;
 /// batch of them is one array; the payload is the client's buffer when the client hands over
 /// ownership (Kafka), or a rented copy (RabbitMQ) returned after the batch is written.
 /// </summary>
-/// <param name="Kind">Put, delete or dead letter.</param>
+/// <param name="Kind">Put, delete, dead letter, or a transform's operations.</param>
 /// <param name="Id">The document id (puts and deletes).</param>
 /// <param name="Collection">The collection (puts and deletes).</param>
-/// <param name="Payload">The JSON body of a put, or a dead letter's envelope.</param>
+/// <param name="Payload">The JSON body of a put, a dead letter's envelope, or a transformed message's body (kept for a dead letter if the store refuses its operations).</param>
 /// <param name="DeadLetterReason">Why the message is a dead letter.</param>
 /// <param name="Origin">The position key: source name and topic or queue, e.g. "orders/orders-topic".</param>
 /// <param name="Partition">The Kafka partition; 0 for RabbitMQ.</param>
 /// <param name="Offset">The Kafka offset, or the AMQP delivery tag.</param>
 /// <param name="Epoch">The source's generation of the partition or channel this came through; stale items are dropped, not written.</param>
 /// <param name="Rented">A pooled array backing <paramref name="Payload"/>, returned once the batch is written.</param>
+/// <param name="Operations">The operations of a <see cref="IngestItemKind.Transformed"/> item.</param>
 public readonly record struct IngestItem(
     IngestItemKind Kind,
     string? Id,
@@ -25,10 +26,11 @@ public readonly record struct IngestItem(
     int Partition,
     long Offset,
     int Epoch,
-    byte[]? Rented = null)
+    byte[]? Rented = null,
+    IReadOnlyList<ScriptedOperation>? Operations = null)
 {
     /// <summary>What the item weighs for the batcher's byte limit.</summary>
-    public int SizeBytes => Payload.Length + ((Id?.Length ?? 0) * 2) + 64;
+    public int SizeBytes => Payload.Length + ((Id?.Length ?? 0) * 2) + 64 + OperationsSizeBytes();
 
     /// <summary>Returns the pooled array behind the payload, if any; the item must not be used afterwards.</summary>
     public void ReturnRented()
@@ -37,5 +39,19 @@ public readonly record struct IngestItem(
         {
             System.Buffers.ArrayPool<byte>.Shared.Return(rented);
         }
+    }
+
+    private int OperationsSizeBytes()
+    {
+        var size = 0;
+        if (Operations is { } operations)
+        {
+            for (var i = 0; i < operations.Count; i++)
+            {
+                size += operations[i].SizeBytes;
+            }
+        }
+
+        return size;
     }
 }

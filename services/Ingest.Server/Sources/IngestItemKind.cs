@@ -6,4 +6,7 @@ public enum IngestItemKind : byte
     Put,
     Delete,
     DeadLetter,
+
+    /// <summary>What a source's transform returned: zero or more puts and deletes, in <see cref="IngestItem.Operations"/>.</summary>
+    Transformed,
 }

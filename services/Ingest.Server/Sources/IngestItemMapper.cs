@@ -1,6 +1,9 @@
 using System.Buffers;
+using System.Text;
 using Ingest.Contracts.Mapping;
 using Ingest.Contracts.Messages;
+using Ingest.Server.Scripting;
+using Ingest.SharedSource;
 
 namespace Ingest.Server.Sources;
 
@@ -45,11 +48,95 @@ internal static class IngestItemMapper
         return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position.Origin, position.Partition, position.Offset, position.Epoch);
     }
 
-    private static IngestItem Put(string id, string collection, ReadOnlySpan<byte> body, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
+    /// <summary>
+    /// The mapping step of a source with a transform: the script, not the <c>ingest-*</c> headers,
+    /// decides what the message does. Its operations (possibly none) become one item, so they commit
+    /// with the message's position; a script failure makes the message a dead letter. Never throws for a message.
+    /// </summary>
+    /// <param name="message">The message, viewed in the client's buffers.</param>
+    /// <param name="script">The source's transform.</param>
+    /// <param name="source">The source's name, given to the script.</param>
+    /// <param name="fromKafka">Whether the message is a Kafka record (else an AMQP delivery).</param>
+    /// <param name="rules">The source's mapping rules: the body limit and the default collection.</param>
+    /// <param name="headers">The message's headers, for the script and a dead letter's envelope.</param>
+    /// <param name="ownedBody">As for <see cref="Map"/>: the body is kept for a dead letter in case the store refuses the operations.</param>
+    /// <param name="position">Where the message came from.</param>
+    public static IngestItem Transform<THeaders>(
+        in IncomingMessage message, SourceScript script, string source, bool fromKafka, MappingRules rules, in THeaders headers,
+        ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
+        where THeaders : IEnvelopeHeaders
+    {
+        ArgumentNullException.ThrowIfNull(script);
+        string reason;
+        try
+        {
+            reason = TryTransform(message, script, source, fromKafka, rules, headers, position, out var operations);
+            if (operations is not null)
+            {
+                var item = Put(null, null, message.Body, ownedBody, position);
+                return item with { Kind = IngestItemKind.Transformed, Operations = operations };
+            }
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            reason = $"could not be transformed: {ex.GetType().Name}: {ex.Message}";
+        }
+
+        var payload = DeadLetterPayload.Encode(message, headers, ref reason);
+        return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position.Origin, position.Partition, position.Offset, position.Epoch);
+    }
+
+    // The operations, or null and why the message is a dead letter.
+    private static string TryTransform<THeaders>(
+        in IncomingMessage message, SourceScript script, string source, bool fromKafka, MappingRules rules, in THeaders headers, in ItemPosition position,
+        out IReadOnlyList<ScriptedOperation>? operations)
+        where THeaders : IEnvelopeHeaders
+    {
+        operations = null;
+        var body = message.Body;
+        if (body.Length > rules.MaxBodyBytes)
+        {
+            return $"too large: the body is {body.Length} bytes; the limit is {rules.MaxBodyBytes} bytes";
+        }
+
+        var invalid = Utf8Validation.IndexOfInvalid(body);
+        if (invalid >= 0)
+        {
+            return $"not JSON: the body is not valid UTF-8 at byte {invalid}";
+        }
+
+        var input = new SourceScriptInput(
+            message.IsTombstone ? null : Encoding.UTF8.GetString(body),
+            message.HasKey ? Encoding.UTF8.GetString(message.Key) : null,
+            headers.ToEnvelopeHeaders(),
+            source,
+            fromKafka,
+            message.Destination,
+            position.Partition,
+            position.Offset,
+            message.MessageId,
+            rules.Collection ?? message.Destination);
+        try
+        {
+            operations = script.Transform(input);
+            return string.Empty;
+        }
+        catch (ScriptException ex)
+        {
+            return $"transform failed: {ex.Message}";
+        }
+    }
+
+    private static IngestItem Put(string? id, string? collection, ReadOnlySpan<byte> body, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
     {
         if (!ownedBody.IsEmpty && body.Length == ownedBody.Length && body.Overlaps(ownedBody.Span))
         {
             return new IngestItem(IngestItemKind.Put, id, collection, ownedBody, null, position.Origin, position.Partition, position.Offset, position.Epoch);
+        }
+
+        if (body.IsEmpty)
+        {
+            return new IngestItem(IngestItemKind.Put, id, collection, default, null, position.Origin, position.Partition, position.Offset, position.Epoch);
         }
 
         // The client's buffer is only valid while its handler runs; the batch outlives it.

@@ -27,6 +27,9 @@ public abstract class IngestSource : IAsyncDisposable
     /// <summary>How this source's messages become documents; also used to replay its dead letters.</summary>
     public MappingRules Rules { get; }
 
+    /// <summary>The source's transform, if it has one: it replaces the header-driven mapping, for consumed and replayed messages.</summary>
+    internal SourceScript? Script { get; init; }
+
     /// <summary>Begins consuming. Returns once consuming has started; connection problems show in <see cref="GetStatus"/> and are retried.</summary>
     public abstract Task StartAsync(CancellationToken cancellationToken);
 

@@ -1,3 +1,5 @@
+using Ingest.Server.Brokers;
+
 namespace Ingest.Server.Sources;
 
 /// <summary>A Kafka consumer group reading topics into the store (<c>Ingest:Sources:Kafka:N</c>).</summary>
@@ -27,18 +29,9 @@ public sealed class KafkaSourceOptions : SourceMappingOptions
     internal override void Validate(string path, List<string> errors)
     {
         base.Validate(path, errors);
-        Require(BootstrapServers, path, nameof(BootstrapServers), errors);
+        KafkaClientSettings.Validate(
+            BootstrapServers, Settings, ReservedSettings, path, $"the source manages it (use {nameof(BootstrapServers)}/{nameof(GroupId)} for the first two).", errors);
         RequireNames(Topics, path, nameof(Topics), errors);
         Require(GroupId, path, nameof(GroupId), errors);
-        foreach (var key in Settings.Keys)
-        {
-            for (var i = 0; i < ReservedSettings.Count; i++)
-            {
-                if (string.Equals(key, ReservedSettings[i], StringComparison.OrdinalIgnoreCase))
-                {
-                    errors.Add($"{path}:Settings:{key} cannot be set: the source manages it (use {nameof(BootstrapServers)}/{nameof(GroupId)} for the first two).");
-                }
-            }
-        }
     }
 }

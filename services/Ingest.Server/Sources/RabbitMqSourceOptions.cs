@@ -1,3 +1,5 @@
+using Ingest.Server.Brokers;
+
 namespace Ingest.Server.Sources;
 
 /// <summary>RabbitMQ queues read into the store (<c>Ingest:Sources:RabbitMq:N</c>).</summary>
@@ -19,29 +21,12 @@ public sealed class RabbitMqSourceOptions : SourceMappingOptions
     internal override void Validate(string path, List<string> errors)
     {
         base.Validate(path, errors);
-        Require(Uri, path, nameof(Uri), errors);
-        if (!string.IsNullOrWhiteSpace(Uri)
-            && (!System.Uri.TryCreate(Uri, UriKind.Absolute, out var parsed) || parsed.Scheme is not ("amqp" or "amqps")))
-        {
-            errors.Add($"{path}:Uri must be an amqp:// or amqps:// URI (was '{Redact(Uri)}').");
-        }
+        RabbitMqEndpoint.Validate(Uri, path, errors);
 
         RequireNames(Queues, path, nameof(Queues), errors);
         if (Prefetch == 0)
         {
             errors.Add($"{path}:Prefetch must be > 0.");
         }
-    }
-
-    /// <summary>The URI without its password, for messages and /stats.</summary>
-    public static string Redact(string uri)
-    {
-        if (System.Uri.TryCreate(uri, UriKind.Absolute, out var parsed) && parsed.UserInfo.Contains(':', StringComparison.Ordinal))
-        {
-            var user = parsed.UserInfo[..parsed.UserInfo.IndexOf(':', StringComparison.Ordinal)];
-            return new UriBuilder(parsed) { UserName = user, Password = "***" }.Uri.ToString();
-        }
-
-        return uri;
     }
 }

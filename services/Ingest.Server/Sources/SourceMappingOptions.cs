@@ -1,4 +1,5 @@
 using Ingest.Contracts.Mapping;
+using Ingest.Server.Scripting;
 
 namespace Ingest.Server.Sources;
 
@@ -17,6 +18,19 @@ public abstract class SourceMappingOptions
     /// <summary>Larger bodies become dead letters.</summary>
     public int MaxBodyBytes { get; set; } = MappingRules.DefaultMaxBodyBytes;
 
+    /// <summary>
+    /// JavaScript defining <c>function transform(body, message)</c>, which turns each message into
+    /// zero or more document operations in place of the <c>ingest-*</c> headers; see the README's
+    /// "Transforms on ingest". Unset: the header-driven mapping.
+    /// </summary>
+    public string? Script { get; set; }
+
+    /// <summary>The longest the script may run for one message; longer makes the message a dead letter.</summary>
+    public int ScriptTimeoutMs { get; set; } = 1_000;
+
+    /// <summary>The most the script may allocate for one message.</summary>
+    public long ScriptMemoryBytes { get; set; } = 64L * 1024 * 1024;
+
     protected abstract string Kind { get; }
 
     public string EffectiveName(int index) => string.IsNullOrWhiteSpace(Name) ? $"{Kind}-{index}" : Name;
@@ -27,6 +41,29 @@ public abstract class SourceMappingOptions
         IdProperty = string.IsNullOrEmpty(IdProperty) ? null : IdProperty,
         MaxBodyBytes = MaxBodyBytes,
     };
+
+    /// <summary>The compiled <see cref="Script"/>, or null when there is none.</summary>
+    /// <exception cref="InvalidOperationException">The script does not compile (settings are validated at start, so only when they were not).</exception>
+    internal SourceScript? CompileScript(string name)
+    {
+        if (string.IsNullOrWhiteSpace(Script))
+        {
+            return null;
+        }
+
+        return SourceScript.TryCompile(Script, Limits, out var script, out var error)
+            ? script
+            : throw new InvalidOperationException($"Source '{name}': Script does not compile: {error}");
+    }
+
+    /// <summary>Compiles <see cref="Script"/>, if any, so a broken one stops the start naming the setting and the source.</summary>
+    internal void ValidateScript(string path, string name, List<string> errors)
+    {
+        if (!string.IsNullOrWhiteSpace(Script) && !SourceScript.TryCompile(Script, Limits, out _, out var error))
+        {
+            errors.Add($"{path}:Script of source '{name}' does not compile: {error}");
+        }
+    }
 
     internal virtual void Validate(string path, List<string> errors)
     {
@@ -44,7 +81,11 @@ public abstract class SourceMappingOptions
         {
             errors.Add($"{path}:MaxBodyBytes must be > 0 (was {MaxBodyBytes}).");
         }
+
+        ScriptLimits.Validate(ScriptTimeoutMs, ScriptMemoryBytes, path, errors);
     }
+
+    private ScriptLimits Limits => new(TimeSpan.FromMilliseconds(ScriptTimeoutMs), ScriptMemoryBytes);
 
     internal static void Require(string? value, string path, string setting, List<string> errors)
     {

@@ -16,11 +16,13 @@ internal sealed partial class SourcePipeline : IAsyncDisposable
     private readonly string _source;
     private readonly string _kind;
     private readonly MappingRules _rules;
+    private readonly SourceScript? _script;
     private readonly ILogger _logger;
+    private readonly bool _fromKafka;
     private long _consumed;
 
     public SourcePipeline(
-        string source, string kind, MappingRules rules, DocumentStore store, BatchingOptions batching, IBatchAcknowledger acknowledger,
+        string source, string kind, MappingRules rules, SourceScript? script, DocumentStore store, BatchingOptions batching, IBatchAcknowledger acknowledger,
         ILoggerFactory loggers, TimeProvider time)
     {
         ArgumentNullException.ThrowIfNull(source);
@@ -30,6 +32,8 @@ internal sealed partial class SourcePipeline : IAsyncDisposable
         _source = source;
         _kind = kind;
         _rules = rules;
+        _script = script;
+        _fromKafka = kind == "kafka";
         _logger = loggers.CreateLogger<SourcePipeline>();
         Writer = new BatchWriter(source, store, batching, acknowledger, loggers.CreateLogger<BatchWriter>(), time);
     }
@@ -44,7 +48,9 @@ internal sealed partial class SourcePipeline : IAsyncDisposable
         where THeaders : IEnvelopeHeaders
     {
         Interlocked.Increment(ref _consumed);
-        var item = IngestItemMapper.Map(message, _rules, headers, ownedBody, position);
+        var item = _script is null
+            ? IngestItemMapper.Map(message, _rules, headers, ownedBody, position)
+            : IngestItemMapper.Transform(message, _script, _source, _fromKafka, _rules, headers, ownedBody, position);
         if (item.Kind == IngestItemKind.DeadLetter)
         {
             LogDeadLetter(_logger, _source, message.Destination, position.Partition, position.Offset, item.DeadLetterReason!);

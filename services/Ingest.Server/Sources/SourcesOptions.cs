@@ -18,6 +18,7 @@ public sealed class SourcesOptions
         {
             var path = $"{SectionName}:Kafka:{i}";
             Kafka[i].Validate(path, errors);
+            Kafka[i].ValidateScript(path, Kafka[i].EffectiveName(i), errors);
             CheckUnique(Kafka[i].EffectiveName(i), path, names, errors);
         }
 
@@ -25,6 +26,7 @@ public sealed class SourcesOptions
         {
             var path = $"{SectionName}:RabbitMq:{i}";
             RabbitMq[i].Validate(path, errors);
+            RabbitMq[i].ValidateScript(path, RabbitMq[i].EffectiveName(i), errors);
             CheckUnique(RabbitMq[i].EffectiveName(i), path, names, errors);
         }
 

@@ -13,15 +13,18 @@ namespace Ingest.Benchmarks.Ingestion;
 internal static class IngestionCommand
 {
     public const string Usage =
-        "ingest --kafka HOST:PORT --rabbitmq URI [--quick] [--json PATH] [--dir DIR] [--systems ingest,plain-consumer] [--workloads kafka-ingest,rabbitmq-ingest] [--seed N]";
+        "ingest --kafka HOST:PORT --rabbitmq URI [--quick] [--json PATH] [--dir DIR] [--systems ingest,plain-consumer] [--workloads kafka-ingest,kafka-ingest-transform,rabbitmq-ingest] [--seed N]";
 
     public const string KafkaIngest = "kafka-ingest";
+
+    /// <summary>The Kafka source with a simple transform script, on the same topic: what the script costs (ingest system only).</summary>
+    public const string KafkaIngestTransform = "kafka-ingest-transform";
     public const string RabbitMqIngest = "rabbitmq-ingest";
     public const string Ingest = "ingest";
     public const string PlainConsumer = "plain-consumer";
     public const int DefaultSeed = 20_250_601;
 
-    private static readonly string[] AllWorkloads = [KafkaIngest, RabbitMqIngest];
+    private static readonly string[] AllWorkloads = [KafkaIngest, KafkaIngestTransform, RabbitMqIngest];
 
     // The baseline runs first; both read the same data.
     private static readonly string[] AllSystems = [PlainConsumer, Ingest];
@@ -41,7 +44,7 @@ internal static class IngestionCommand
 
         var workloads = AllWorkloads.Where(w => options.Workloads.Count == 0 || options.Workloads.Contains(w)).ToList();
         var systems = AllSystems.Where(s => options.Systems.Count == 0 || options.Systems.Contains(s)).ToList();
-        if (workloads.Contains(KafkaIngest) && kafka is null)
+        if ((workloads.Contains(KafkaIngest) || workloads.Contains(KafkaIngestTransform)) && kafka is null)
         {
             Console.Error.WriteLine($"{KafkaIngest} needs --kafka HOST:PORT (or leave it out with --workloads {RabbitMqIngest})");
             return 2;
@@ -70,9 +73,9 @@ internal static class IngestionCommand
         using var loggerFactory = LoggerFactory.Create(b => b.AddSimpleConsole(o => o.SingleLine = true).SetMinimumLevel(LogLevel.Warning));
         var total = Stopwatch.StartNew();
         var results = new List<IngestionResult>();
-        if (workloads.Contains(KafkaIngest))
+        if (workloads.Contains(KafkaIngest) || workloads.Contains(KafkaIngestTransform))
         {
-            await RunKafkaAsync(kafka!, sizes, options, systems, loggerFactory, results).ConfigureAwait(false);
+            await RunKafkaAsync(kafka!, sizes, options, workloads, systems, loggerFactory, results).ConfigureAwait(false);
         }
 
         if (workloads.Contains(RabbitMqIngest))
@@ -93,9 +96,12 @@ internal static class IngestionCommand
     }
 
     private static async Task RunKafkaAsync(
-        string bootstrapServers, IngestionSizes sizes, BenchmarkArguments options, List<string> systems, ILoggerFactory loggerFactory, List<IngestionResult> results)
+        string bootstrapServers, IngestionSizes sizes, BenchmarkArguments options, List<string> workloads, List<string> systems, ILoggerFactory loggerFactory,
+        List<IngestionResult> results)
     {
         var topic = $"bench-ingest-{Guid.NewGuid():N}";
+        var transform = workloads.Contains(KafkaIngestTransform) && systems.Contains(Ingest);
+        List<string> plainSystems = workloads.Contains(KafkaIngest) ? systems : [];
         try
         {
             PreloadedData data;
@@ -113,8 +119,8 @@ internal static class IngestionCommand
             }
 
             PrintPreload("kafka", $"topic {topic}, {KafkaPreload.Partitions} partitions, idempotent producer, acks=all, {KafkaPreload.Compression}, key = document id", data);
-            await WarmUpKafkaAsync(bootstrapServers, options, systems, loggerFactory).ConfigureAwait(false);
-            foreach (var system in systems)
+            await WarmUpKafkaAsync(bootstrapServers, options, plainSystems, transform, loggerFactory).ConfigureAwait(false);
+            foreach (var system in plainSystems)
             {
                 var result = system == PlainConsumer
                     ? await MeasureAsync(KafkaIngest, system, () => Task.FromResult(KafkaPlainConsumer.Run(bootstrapServers, data, RunTimeout))).ConfigureAwait(false)
@@ -123,8 +129,17 @@ internal static class IngestionCommand
                 results.Add(result);
             }
 
-            KafkaConsumerPerfTest.RunIfAvailable(bootstrapServers, data);
-            await ReferenceStoreAsync(options, systems, KafkaIngest, sizes.KafkaDocuments).ConfigureAwait(false);
+            if (transform)
+            {
+                results.Add(await MeasureAsync(KafkaIngestTransform, Ingest, () => InDirectoryAsync(options, Ingest, directory => SourceIngestRun.RunAsync(
+                    directory, data, store => KafkaServiceSource.Create(bootstrapServers, topic, store, loggerFactory, KafkaServiceSource.ReshapeScript), RunTimeout))).ConfigureAwait(false));
+            }
+
+            if (plainSystems.Count > 0)
+            {
+                KafkaConsumerPerfTest.RunIfAvailable(bootstrapServers, data);
+                await ReferenceStoreAsync(options, plainSystems, KafkaIngest, sizes.KafkaDocuments).ConfigureAwait(false);
+            }
         }
         finally
         {
@@ -137,7 +152,8 @@ internal static class IngestionCommand
     /// not the JIT: a quick run lasts seconds, and tiering up the consume and store paths took
     /// about a tenth of the samples in a profile of a cold one.
     /// </summary>
-    private static async Task WarmUpKafkaAsync(string bootstrapServers, BenchmarkArguments options, List<string> systems, ILoggerFactory loggerFactory)
+    private static async Task WarmUpKafkaAsync(
+        string bootstrapServers, BenchmarkArguments options, List<string> systems, bool transform, ILoggerFactory loggerFactory)
     {
         const int WarmUpDocuments = 20_000;
         var topic = $"bench-ingest-warmup-{Guid.NewGuid():N}";
@@ -151,6 +167,13 @@ internal static class IngestionCommand
                     ? await MeasureAsync(KafkaIngest, system, () => Task.FromResult(KafkaPlainConsumer.Run(bootstrapServers, data, RunTimeout))).ConfigureAwait(false)
                     : await MeasureAsync(KafkaIngest, system, () => InDirectoryAsync(options, system, directory => SourceIngestRun.RunAsync(
                         directory, data, store => KafkaServiceSource.Create(bootstrapServers, topic, store, loggerFactory), RunTimeout))).ConfigureAwait(false);
+            }
+
+            if (transform)
+            {
+                Console.WriteLine($"[warm-up] {Ingest} with the transform over {WarmUpDocuments:N0} documents, not counted:");
+                _ = await MeasureAsync(KafkaIngestTransform, Ingest, () => InDirectoryAsync(options, Ingest, directory => SourceIngestRun.RunAsync(
+                    directory, data, store => KafkaServiceSource.Create(bootstrapServers, topic, store, loggerFactory, KafkaServiceSource.ReshapeScript), RunTimeout))).ConfigureAwait(false);
             }
         }
         finally
@@ -262,7 +285,7 @@ internal static class IngestionCommand
     }
 
     /// <summary>Takes <c>--kafka</c> and <c>--rabbitmq</c> out of the arguments; the rest are the common options.</summary>
-    private static bool TryTakeBrokers(string[] args, out string? kafka, out string? rabbitMq, out string[] rest, out string error)
+    internal static bool TryTakeBrokers(string[] args, out string? kafka, out string? rabbitMq, out string[] rest, out string error)
     {
         kafka = null;
         rabbitMq = null;

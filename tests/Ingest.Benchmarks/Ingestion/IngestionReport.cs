@@ -57,6 +57,15 @@ internal static class IngestionReport
         console.Write(table);
         console.WriteLine("rates run from the first message received to the last one read (plain-consumer) or durable in the store (ingest); MB/s of JSON bodies.");
         console.WriteLine("commit and batch figures are the ingest source's BatchWriter statistics (upper bounds of power-of-two buckets).");
+        if (Find(results, IngestionCommand.KafkaIngestTransform, IngestionCommand.Ingest)?.Measurement is { } scripted
+            && Find(results, IngestionCommand.KafkaIngest, IngestionCommand.Ingest)?.Measurement is { DocumentsPerSecond: > 0 } unscripted)
+        {
+            var cost = 1 - (scripted.DocumentsPerSecond / unscripted.DocumentsPerSecond);
+            console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"transform cost: {IngestionCommand.KafkaIngestTransform} runs at {scripted.DocumentsPerSecond / unscripted.DocumentsPerSecond:0.00}x {IngestionCommand.KafkaIngest} ({cost:P0} slower; target <= 30%: {(cost <= 0.30 ? "met" : "missed")})."));
+        }
+
         foreach (var failed in results.Where(r => r.Error is not null))
         {
             console.WriteLine($"error: {failed.System} {failed.Workload}: {failed.Error!.Message}");

@@ -1,19 +1,17 @@
 using System.Buffers;
 using System.Text.Json;
 using System.Text.Json.Nodes;
-using Ingest.Documents;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
 using Ingest.Query.Aggregation;
 using Ingest.Query.Syntax;
-using Ingest.Storage;
-using Microsoft.Extensions.Logging.Abstractions;
+using Ingest.Query.Tests.Execution;
 
 namespace Ingest.Query.Tests.Aggregation;
 
 /// <summary>
-/// A real document store and index manager with one index over "Orders", on a temporary directory deleted on
-/// dispose; runs aggregation queries over the entries of chosen documents (the where clause is the executor's).
+/// A <see cref="QueryHost"/> (real document store and index manager) with one index over "Orders"; runs aggregation
+/// queries over the entries of chosen documents (the where clause is the executor's, tested there).
 /// </summary>
 internal sealed class AggregationHost : IAsyncDisposable
 {
@@ -30,54 +28,32 @@ internal sealed class AggregationHost : IAsyncDisposable
             new IndexFieldDefinition("Notes", "Notes", IndexFieldType.Text),
         ]);
 
-    private readonly string _root;
+    private readonly QueryHost _host;
     private readonly List<string> _ids = [];
 
-    private AggregationHost(string root, DocumentStore store, IndexManager manager)
+    private AggregationHost(QueryHost host)
     {
-        _root = root;
-        Store = store;
-        Manager = manager;
+        _host = host;
     }
 
-    public DocumentStore Store { get; }
-
-    public IndexManager Manager { get; }
+    public IndexManager Manager => _host.Manager;
 
     /// <summary>Ids of the documents written, in order.</summary>
     public IReadOnlyList<string> Ids => _ids;
 
-    public static async Task<AggregationHost> OpenAsync()
-    {
-        var root = Path.Combine(Path.GetTempPath(), $"ingest-aggregation-test-{Guid.NewGuid():N}");
-        var store = DocumentStore.Open(Path.Combine(root, "docs"), new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe } });
-        var manager = await IndexManager.OpenAsync(store, Path.Combine(root, "indexes"), new IndexingOptions(), NullLoggerFactory.Instance);
-        await manager.PutAsync(Orders);
-        return new AggregationHost(root, store, manager);
-    }
+    public static async Task<AggregationHost> OpenAsync() => new(await QueryHost.OpenAsync(Orders));
 
     /// <summary>Writes the documents (ids orders/0, orders/1, ...) and waits until the index has them.</summary>
     public async Task WriteAsync(params string[] documents)
     {
-        var batch = new WriteBatch();
-        foreach (var json in documents)
+        var first = _ids.Count;
+        for (var i = 0; i < documents.Length; i++)
         {
-            var id = $"orders/{_ids.Count}";
-            _ids.Add(id);
-            batch.Put(id, "Orders", json);
-            if (batch.Count == 10_000)
-            {
-                await Store.WriteAsync(batch);
-                batch = new WriteBatch();
-            }
+            _ids.Add($"orders/{first + i}");
         }
 
-        if (batch.Count > 0)
-        {
-            await Store.WriteAsync(batch);
-        }
-
-        Assert.True(await Manager.WaitForIndexedEtagAsync(Orders.Name, Store.LastEtag, TimeSpan.FromSeconds(60)), "the index did not catch up");
+        await _host.PutAsync("Orders", documents.Select((json, i) => (_ids[first + i], json)));
+        await _host.CatchUpAsync(Orders.Name);
     }
 
     /// <summary>Runs the aggregation of <paramref name="query"/> over every document, or over those listed (indexes into <see cref="Ids"/>).</summary>
@@ -117,13 +93,5 @@ internal sealed class AggregationHost : IAsyncDisposable
             ?? throw new InvalidOperationException("not an aggregation");
     }
 
-    public async ValueTask DisposeAsync()
-    {
-        await Manager.DisposeAsync();
-        Store.Dispose();
-        if (Directory.Exists(_root))
-        {
-            Directory.Delete(_root, recursive: true);
-        }
-    }
+    public ValueTask DisposeAsync() => _host.DisposeAsync();
 }

@@ -155,6 +155,7 @@ public sealed class AggregationTests : IAsyncLifetime
     [InlineData("from Orders group by Status select facet(Tags)", "line 1, col 22: facet() cannot be combined with group by")]
     [InlineData("from Orders select facet(Total, ranges(10, 5))", "line 1, col 44: range boundaries must ascend")]
     [InlineData("from Orders select facet(Status, ranges(1))", "line 1, col 26: range facets need a number field; 'Status' is a keyword field")]
+    [InlineData("from Orders group by Status, Tags, Paid, Total, OrderedAt, Scores, Status, Tags, Paid select count()", "line 1, col 82: at most 8 group keys")]
     [InlineData("from Orders group by Status select count() limit $n", "line 1, col 50: limit must be a non-negative integer but found $n = -1")]
     public void Bad_aggregations_are_refused_at_their_position(string query, string message)
     {

@@ -134,6 +134,40 @@ public sealed class PagingTests
         Assert.NotNull(page.Continuation);
     }
 
+    [Fact]
+    public async Task Rows_stream_out_with_a_flush_every_few_hundred_rows()
+    {
+        await using var host = await QueryHost.OpenAsync(ByTotal);
+        await host.PutAsync("Orders", Enumerable.Range(0, 1000).Select(i => ($"orders/{i}", QueryHost.Json(new { Total = i % 7 }))));
+        await host.CatchUpAsync(ByTotal.Name);
+        var prepared = host.Prepare(QueryParser.Parse($"from index '{ByTotal.Name}' select Total order by Total"));
+        using var reader = host.Manager.BeginRead(ByTotal.Name);
+        using var results = host.Runner.Run(prepared, reader, CancellationToken.None);
+        var output = new MemoryStream();
+        var flushed = new List<long>();
+        await using var writer = new System.Text.Json.Utf8JsonWriter(output);
+
+        writer.WriteStartArray();
+        await results.WriteResultsAsync(
+            writer,
+            async ct =>
+            {
+                await writer.FlushAsync(ct);
+                flushed.Add(output.Length);
+            },
+            CancellationToken.None);
+        writer.WriteEndArray();
+        await writer.FlushAsync();
+
+        Assert.True(flushed.Count >= 4, $"{flushed.Count} flushes");
+        Assert.True(flushed[0] > 0 && flushed[0] < output.Length / 3, $"first flush at {flushed[0]} of {output.Length} bytes");
+        Assert.Null(results.Continuation);
+        using var json = System.Text.Json.JsonDocument.Parse(output.ToArray());
+        var totals = json.RootElement.EnumerateArray().Select(e => e.GetProperty("Total").GetInt32()).ToList();
+        Assert.Equal(1000, totals.Count);
+        Assert.Equal(totals.Order(), totals);
+    }
+
     private static (string Id, string Json) NewOrder(Random random, int number) =>
         ($"orders/{number}", random.Next(10) == 0
             ? QueryHost.Json(new { Note = "no total, no status" })

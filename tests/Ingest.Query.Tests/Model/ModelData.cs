@@ -89,7 +89,7 @@ internal static class ModelData
                 case 1 or 2 or 3:
                 {
                     var json = Document(random);
-                    var changed = document with { Json = json, Root = JsonDocument.Parse(json).RootElement.Clone() };
+                    var changed = document with { Json = json, Root = JsonDocument.Parse(json).RootElement.Clone(), EtagOrder = documents.Count + rewritten.Count };
                     rewritten.Add(changed);
                     current.Add(changed);
                     break;

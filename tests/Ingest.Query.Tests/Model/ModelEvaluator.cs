@@ -41,6 +41,11 @@ internal sealed class ModelEvaluator
         {
             matches.Sort((a, b) => CompareForOrder(a, b, query.OrderBy));
         }
+        else if (query.Source.Kind == QuerySourceKind.Collection)
+        {
+            // A collection scan (a query naming no field) returns documents in etag order.
+            matches.Sort((a, b) => a.EtagOrder.CompareTo(b.EtagOrder));
+        }
 
         var page = Page(matches, offset, limit);
         if (query.Select.Count == 0)

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using Ingest.Indexing.Definitions;
 using Ingest.Query.Syntax;
+using Ingest.Query.Tests.Syntax;
 
 namespace Ingest.Query.Tests.Model;
 
@@ -34,9 +35,10 @@ internal sealed class ModelQueryGenerator
         _parameters = [];
         var source = new QuerySource(QuerySourceKind.Index, ModelIndex.Name, default);
         var where = _random.Next(5) == 0 ? null : Filter(_random.Next(1, 4));
-        ParsedQuery query = _random.Next(10) switch
+        ParsedQuery query = _random.Next(12) switch
         {
-            < 6 => Documents(source, where),
+            < 2 => Scan(),
+            < 7 => Documents(source, where),
             < 8 => Grouped(source, where),
             _ => new ParsedQuery(source, where, [], Distinct(List(1, 3, Facet)), [], null, null),
         };
@@ -47,9 +49,58 @@ internal sealed class ModelQueryGenerator
     {
         IReadOnlyList<SelectItem> select = _random.Next(3) == 0 ? Distinct(List(1, 4, Projection)) : [];
         IReadOnlyList<OrderByItem> orderBy = _random.Next(2) == 0
-            ? List(1, 2, () => new OrderByItem(_random.Next(8) == 0 ? Id() : Field(Pick(Orderable)), null, _random.Next(2) == 0, OrderByType.Default, default))
+            ? List(1, 2, OrderKey)
             : [];
         return new ParsedQuery(source, where, [], select, orderBy, _random.Next(2) == 0 ? Count(0, 40) : null, _random.Next(3) == 0 ? Count(0, 60) : null);
+    }
+
+    /// <summary>A query naming no field, answered by a collection scan: conditions on id() only, documents, ids or count().</summary>
+    private ParsedQuery Scan()
+    {
+        var where = _random.Next(3) == 0 ? null : IdFilter(_random.Next(1, 3));
+        IReadOnlyList<SelectItem> select = _random.Next(3) switch
+        {
+            0 => [new FieldSelect(Id(), _random.Next(2) == 0 ? QueryFormatter.DocumentIdName : "key", default)],
+            1 => [NewAggregate(AggregateFunction.Count, null)],
+            _ => [],
+        };
+        var page = select.Count == 1 && select[0] is AggregateSelect;
+        return new ParsedQuery(
+            new QuerySource(QuerySourceKind.Collection, ModelIndex.Collection, default),
+            where,
+            [],
+            select,
+            [],
+            !page && _random.Next(2) == 0 ? Count(0, 40) : null,
+            !page && _random.Next(3) == 0 ? Count(0, 60) : null);
+    }
+
+    private QueryFilter IdFilter(int depth) => RandomTrees.Filter(_random, depth, IdLeaf);
+
+    private QueryFilter IdLeaf()
+    {
+        var id = Pick(_documents).Id;
+        return _random.Next(3) switch
+        {
+            0 => new StartsWithFilter(Id(), new StringValue(id[..Math.Min(id.Length, _random.Next(1, 10))], default), default),
+            1 => new InFilter(Id(), [new StringValue(id, default), new StringValue(Pick(_documents).Id, default)], default),
+            _ => new ComparisonFilter(Id(), _random.Next(2) == 0 ? ComparisonOperator.Equal : ComparisonOperator.NotEqual, new StringValue(id, default), default),
+        };
+    }
+
+    /// <summary>A field to order by, sometimes with the 'as number' or 'as string' its type allows.</summary>
+    private OrderByItem OrderKey()
+    {
+        var field = _random.Next(8) == 0 ? Id() : Field(Pick(Orderable));
+        var type = _random.Next(4) != 0 || field.IsDocumentId
+            ? OrderByType.Default
+            : ModelIndex.Field(field.Path).Type switch
+            {
+                IndexFieldType.Number => OrderByType.Number,
+                IndexFieldType.Keyword => OrderByType.String,
+                _ => OrderByType.Default,
+            };
+        return new OrderByItem(field, null, _random.Next(2) == 0, type, default);
     }
 
     private ParsedQuery Grouped(QuerySource source, QueryFilter? where)
@@ -151,20 +202,7 @@ internal sealed class ModelQueryGenerator
 
     // ---- filters ----
 
-    private QueryFilter Filter(int depth)
-    {
-        if (depth <= 1 || _random.Next(3) == 0)
-        {
-            return Leaf();
-        }
-
-        return _random.Next(5) switch
-        {
-            0 => new NotFilter(Filter(depth - 1), default),
-            1 or 2 => new AndFilter(Filter(depth - 1), Filter(depth - 1), default),
-            _ => new OrFilter(Filter(depth - 1), Filter(depth - 1), default),
-        };
-    }
+    private QueryFilter Filter(int depth) => RandomTrees.Filter(_random, depth, Leaf);
 
     private QueryFilter Leaf()
     {
@@ -211,15 +249,7 @@ internal sealed class ModelQueryGenerator
             }
 
             case 6:
-            {
-                var id = Pick(_documents).Id;
-                return _random.Next(3) switch
-                {
-                    0 => new StartsWithFilter(Id(), new StringValue(id[..Math.Min(id.Length, _random.Next(1, 10))], default), default),
-                    1 => new InFilter(Id(), [new StringValue(id, default), new StringValue(Pick(_documents).Id, default)], default),
-                    _ => new ComparisonFilter(Id(), _random.Next(2) == 0 ? ComparisonOperator.Equal : ComparisonOperator.NotEqual, new StringValue(id, default), default),
-                };
-            }
+                return IdLeaf();
 
             default:
             {
@@ -300,14 +330,5 @@ internal sealed class ModelQueryGenerator
 
     private T Pick<T>(IReadOnlyList<T> items) => items[_random.Next(items.Count)];
 
-    private List<T> List<T>(int min, int max, Func<T> item)
-    {
-        var list = new List<T>();
-        for (var n = _random.Next(min, max + 1); n > 0; n--)
-        {
-            list.Add(item());
-        }
-
-        return list;
-    }
+    private List<T> List<T>(int min, int max, Func<T> item) => RandomTrees.List(_random, min, max, item);
 }

@@ -39,20 +39,7 @@ internal sealed class RandomQueryGenerator
         return new ParsedQuery(source, where, groupBy, select, orderBy, limit, offset);
     }
 
-    public QueryFilter Filter(int depth)
-    {
-        if (depth <= 1 || _random.Next(3) == 0)
-        {
-            return Leaf();
-        }
-
-        return _random.Next(5) switch
-        {
-            0 => new NotFilter(Filter(depth - 1), default),
-            1 or 2 => new AndFilter(Filter(depth - 1), Filter(depth - 1), default),
-            _ => new OrFilter(Filter(depth - 1), Filter(depth - 1), default),
-        };
-    }
+    public QueryFilter Filter(int depth) => RandomTrees.Filter(_random, depth, Leaf);
 
     private QueryFilter Leaf() => _random.Next(7) switch
     {
@@ -225,15 +212,5 @@ internal sealed class RandomQueryGenerator
         return text.ToString();
     }
 
-    private List<T> List<T>(int min, int max, Func<T> item)
-    {
-        var count = _random.Next(min, max + 1);
-        var list = new List<T>(count);
-        for (var i = 0; i < count; i++)
-        {
-            list.Add(item());
-        }
-
-        return list;
-    }
+    private List<T> List<T>(int min, int max, Func<T> item) => RandomTrees.List(_random, min, max, item);
 }

@@ -2,12 +2,13 @@ using System.Text;
 using System.Text.Json;
 using Ingest.Documents;
 using Ingest.Server.Etl;
+using Ingest.Server.Scripting;
 
 namespace Ingest.Server.Tests.Etl;
 
 public sealed class EtlScriptTests
 {
-    private static readonly EtlScriptLimits s_limits = new(TimeSpan.FromMilliseconds(500), 32L * 1024 * 1024);
+    private static readonly ScriptLimits s_limits = new(TimeSpan.FromMilliseconds(500), 32L * 1024 * 1024);
 
     [Fact]
     public void Reshape_receives_the_document_and_its_metadata()
@@ -58,7 +59,7 @@ public sealed class EtlScriptTests
     {
         var script = Compile("function transform(doc) { if (doc.Bad) throw new Error('bad order ' + doc.N); return { body: doc.N }; }");
 
-        var error = Assert.Throws<EtlScriptException>(() => script.Transform(Order("""{"Bad":true,"N":1}""")));
+        var error = Assert.Throws<ScriptException>(() => script.Transform(Order("""{"Bad":true,"N":1}""")));
         var output = Assert.Single(script.Transform(Order("""{"N":2}""")));
 
         Assert.Contains("bad order 1", error.Message, StringComparison.Ordinal);
@@ -70,7 +71,7 @@ public sealed class EtlScriptTests
     {
         var script = Compile("function transform(doc) { while (doc.Loop) { } return { body: 1 }; }");
 
-        var error = Assert.Throws<EtlScriptException>(() => script.Transform(Order("""{"Loop":true}""")));
+        var error = Assert.Throws<ScriptException>(() => script.Transform(Order("""{"Loop":true}""")));
 
         Assert.Contains("time limit", error.Message, StringComparison.Ordinal);
         Assert.Single(script.Transform(Order("""{"Loop":false}""")));
@@ -81,9 +82,9 @@ public sealed class EtlScriptTests
     {
         Assert.True(EtlScript.TryCompile(
             "function transform(doc) { var a = []; while (true) { a.push(new Array(100000).fill(a.length)); } }",
-            new EtlScriptLimits(TimeSpan.FromSeconds(30), 16L * 1024 * 1024), out var script, out var compileError), compileError);
+            new ScriptLimits(TimeSpan.FromSeconds(30), 16L * 1024 * 1024), out var script, out var compileError), compileError);
 
-        var error = Assert.Throws<EtlScriptException>(() => script!.Transform(Order("{}")));
+        var error = Assert.Throws<ScriptException>(() => script!.Transform(Order("{}")));
 
         Assert.Contains("memory", error.Message, StringComparison.Ordinal);
     }
@@ -97,7 +98,7 @@ public sealed class EtlScriptTests
     {
         var script = Compile(source);
 
-        var error = Assert.Throws<EtlScriptException>(() => script.Transform(Order("{}")));
+        var error = Assert.Throws<ScriptException>(() => script.Transform(Order("{}")));
 
         Assert.Contains(expected, error.Message, StringComparison.Ordinal);
     }

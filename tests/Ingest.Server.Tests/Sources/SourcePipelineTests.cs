@@ -56,7 +56,7 @@ public sealed class SourcePipelineTests : IDisposable
     public void Dispose() => _temp.Dispose();
 
     private SourcePipeline Pipeline(RecordingAcknowledger acknowledger) =>
-        new("src", "rabbitmq", new MappingRules(), _temp.Store, new BatchingOptions(), acknowledger, NullLoggerFactory.Instance, TimeProvider.System);
+        new("src", "rabbitmq", new MappingRules(), script: null, _temp.Store, new BatchingOptions(), acknowledger, NullLoggerFactory.Instance, TimeProvider.System);
 
     private static IncomingMessage Amqp(ReadOnlySpan<byte> body, string messageId) => IncomingMessage.FromAmqp("queue", messageId, body, null);
 }

@@ -1,5 +1,6 @@
 using Confluent.Kafka;
 using Ingest.Documents;
+using Ingest.Server.Brokers;
 using Ingest.Server.Batching;
 
 namespace Ingest.Server.Sources.Kafka;
@@ -50,7 +51,8 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         _store = store;
         _logger = loggers.CreateLogger<KafkaSource>();
         _partitions = new KafkaPartitionTable(name);
-        _pipeline = new SourcePipeline(name, Kind, Rules, store, batching, this, loggers, time);
+        Script = options.CompileScript(name);
+        _pipeline = new SourcePipeline(name, Kind, Rules, Script, store, batching, this, loggers, time);
         _offsets = new KafkaOffsetStorer(name, _partitions, _logger);
         var watermarks = new KafkaWatermarkRefresher(_partitions);
         _housekeeping = consumer =>
@@ -188,12 +190,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             // How often stored (durable) offsets reach the group, for lag tools.
             AutoCommitIntervalMs = 1_000,
         };
-        foreach (var (key, value) in _options.Settings)
-        {
-            config.Set(key, value);
-        }
-
-        config.BootstrapServers = _options.BootstrapServers;
+        KafkaClientSettings.Apply(config, _options.BootstrapServers!, _options.Settings);
         config.GroupId = _options.GroupId;
 
         // The connection status follows the brokers' states in these statistics, so it recovers

@@ -1,3 +1,4 @@
+using Ingest.Server.Brokers;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
@@ -102,7 +103,7 @@ internal sealed partial class RabbitMqSession
             {
                 var error = Describe(ex);
                 _state.RecordConnectFailed(error);
-                LogConnectFailed(_logger, _source, RabbitMqSourceOptions.Redact(_options.Uri!), delay, error);
+                LogConnectFailed(_logger, _source, RabbitMqEndpoint.Redact(_options.Uri!), delay, error);
                 await CloseAsync().ConfigureAwait(false);
                 firstAttempt.TrySetResult();
                 try
@@ -124,19 +125,7 @@ internal sealed partial class RabbitMqSession
     /// <summary>Connects, sets up the channel and consumers; returns a task that completes if the channel breaks for good.</summary>
     private async Task<Task> ConnectAsync(CancellationToken cancellationToken)
     {
-        var uri = new Uri(_options.Uri!);
-        var factory = new ConnectionFactory
-        {
-            Uri = uri,
-            AutomaticRecoveryEnabled = true,
-            TopologyRecoveryEnabled = true,
-            NetworkRecoveryInterval = TimeSpan.FromSeconds(2),
-            ClientProvidedName = $"ingest:{_source}@{Environment.MachineName}",
-        };
-        if (uri.Scheme == "amqps")
-        {
-            factory.Ssl = new SslOption(uri.Host) { Enabled = true };
-        }
+        var factory = RabbitMqEndpoint.CreateFactory(_options.Uri!, $"ingest:{_source}", automaticRecovery: true);
 
         var broken = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var connection = await factory.CreateConnectionAsync(cancellationToken).ConfigureAwait(false);
@@ -186,7 +175,7 @@ internal sealed partial class RabbitMqSession
 
         _consumerTags = tags;
         _state.RecordConnected();
-        LogConnected(_logger, _source, RabbitMqSourceOptions.Redact(_options.Uri!), _queues.Length, _prefetch, generation);
+        LogConnected(_logger, _source, RabbitMqEndpoint.Redact(_options.Uri!), _queues.Length, _prefetch, generation);
         return broken.Task;
     }
 

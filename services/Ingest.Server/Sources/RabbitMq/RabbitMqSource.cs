@@ -64,7 +64,8 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
         // A batch can only fill if the broker may send at least a batch ahead of the acks.
         _prefetch = (ushort)Math.Clamp(Math.Max(options.Prefetch, batching.MaxMessages), 1, ushort.MaxValue);
         _logger = loggers.CreateLogger<RabbitMqSource>();
-        _pipeline = new SourcePipeline(name, Kind, Rules, store, batching, this, loggers, time);
+        Script = options.CompileScript(name);
+        _pipeline = new SourcePipeline(name, Kind, Rules, Script, store, batching, this, loggers, time);
         _session = new RabbitMqSession(name, options, _queues, _prefetch, time, (queue, delivery) => _deliveries!.OnReceivedAsync(queue, delivery), _logger);
         _acknowledger = new RabbitMqAcknowledger(name, _session, _logger);
         _deliveries = new RabbitMqDeliveryHandler(_queues, origins, _pipeline, _session, _acknowledger, _abortAdds.Token);

@@ -1,0 +1,175 @@
+using Jint;
+using Jint.Native;
+using Jint.Native.Function;
+using Jint.Native.Json;
+using Jint.Native.Object;
+
+namespace Ingest.Server.Scripting;
+
+/// <summary>
+/// The JavaScript engine behind every transform (ETL tasks' and sources'): Jint running a script
+/// that defines <c>function transform(...)</c>, compiled once, then called once per input within a
+/// time and memory limit. One engine per script, so calls are serialized; a failed call leaves the
+/// engine clean for the next input.
+/// </summary>
+internal sealed class ScriptHost
+{
+    public const string FunctionName = "transform";
+
+    private readonly Engine _engine;
+    private readonly Function _function;
+    private readonly JsonParser _parser;
+    private readonly JsonSerializer _serializer;
+    private readonly Lock _gate = new();
+
+    private ScriptHost(Engine engine, Function function)
+    {
+        _engine = engine;
+        _function = function;
+        _parser = new JsonParser(engine);
+        _serializer = new JsonSerializer(engine);
+    }
+
+    /// <summary>The engine, for building arguments inside <see cref="Run{TState, TResult}"/>.</summary>
+    public Engine Engine => _engine;
+
+    /// <summary>
+    /// Parses and runs the script's top level (within the limits) and checks that it defines
+    /// <c>transform</c>; <paramref name="signature"/> (e.g. <c>transform(document, metadata)</c>) is named in the error.
+    /// </summary>
+    public static bool TryCompile(string source, string signature, ScriptLimits limits, out ScriptHost? host, out string? error)
+    {
+        host = null;
+        Prepared<Acornima.Ast.Script> prepared;
+        try
+        {
+            prepared = Engine.PrepareScript(source, "transform.js", strict: true);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            error = ex.Message;
+            return false;
+        }
+
+        var engine = new Engine(options => options
+            .Strict()
+            .TimeoutInterval(limits.Timeout)
+            .LimitMemory(limits.MemoryBytes)
+            .LimitRecursion(256));
+        try
+        {
+            engine.Execute(prepared);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            error = $"running the script's top level failed: {ex.Message}";
+            return false;
+        }
+
+        if (engine.GetValue(FunctionName) is not Function function)
+        {
+            error = $"the script must define function {signature}.";
+            return false;
+        }
+
+        host = new ScriptHost(engine, function);
+        error = null;
+        return true;
+    }
+
+    /// <summary>
+    /// One call of the transform, serialized with other calls: <paramref name="run"/> builds the
+    /// arguments, calls <see cref="Call"/> and reads the result, all within the limits.
+    /// </summary>
+    /// <exception cref="ScriptException">The script threw, timed out, exceeded a limit, or <paramref name="run"/> refused its result.</exception>
+    public TResult Run<TState, TResult>(TState state, Func<ScriptHost, TState, TResult> run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        lock (_gate)
+        {
+            try
+            {
+                _engine.Constraints.Reset();
+                return run(this, state);
+            }
+            catch (ScriptException)
+            {
+                throw;
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                // A timeout or limit can leave frames behind; the next input starts clean.
+                _engine.Advanced.ResetCallStack();
+                throw new ScriptException(Describe(ex), ex);
+            }
+        }
+    }
+
+    /// <summary>Calls <c>transform</c>; only inside <see cref="Run{TState, TResult}"/>.</summary>
+    public JsValue Call(JsValue first, JsValue second) => _engine.Call(_function, first, second);
+
+    /// <summary>JSON text as a JavaScript value; only inside <see cref="Run{TState, TResult}"/>.</summary>
+    public JsValue ParseJson(string json) => _parser.Parse(json);
+
+    /// <summary>A value as JSON text; <c>null</c> for a value JSON cannot hold (undefined, a function).</summary>
+    public string SerializeJson(JsValue value)
+    {
+        var json = _serializer.Serialize(value, JsValue.Undefined, JsValue.Undefined);
+        return json.IsUndefined() ? "null" : json.ToString();
+    }
+
+    /// <summary>An optional string (or number) property; empty strings and other types are refused, naming <paramref name="what"/>.</summary>
+    public static string? OptionalString(ObjectInstance value, string property, string what)
+    {
+        var found = value.Get(property);
+        if (found.IsUndefined() || found.IsNull())
+        {
+            return null;
+        }
+
+        if (found.IsString() || found.IsNumber())
+        {
+            var text = found.ToString();
+            return text.Length == 0 ? throw new ScriptException($"{what}.{property} is empty.") : text;
+        }
+
+        throw new ScriptException($"{what}.{property} must be a string, not {Kind(found)}.");
+    }
+
+    /// <summary>How a value is named in an error: "an array", "object", "string"...</summary>
+    public static string Kind(JsValue value) => value.IsArray() ? "an array" : value.Type.ToString().ToLowerInvariant();
+
+    /// <summary>Undefined or null: nothing; an array: its elements; anything else: itself. Each is read by <paramref name="read"/>.</summary>
+    public static List<TOutput> ReadOneOrMany<TOutput>(JsValue result, Func<JsValue, string, TOutput> read)
+    {
+        ArgumentNullException.ThrowIfNull(read);
+        var outputs = new List<TOutput>();
+        if (result.IsUndefined() || result.IsNull())
+        {
+            return outputs;
+        }
+
+        if (result.IsArray())
+        {
+            var array = result.AsArray();
+            for (uint i = 0; i < array.Length; i++)
+            {
+                outputs.Add(read(array[i], $"element {i} of the returned array"));
+            }
+        }
+        else
+        {
+            outputs.Add(read(result, "the returned value"));
+        }
+
+        return outputs;
+    }
+
+    private static string Describe(Exception ex) => ex switch
+    {
+        TimeoutException => "the script ran longer than its time limit",
+        Jint.Runtime.MemoryLimitExceededException => $"the script exceeded its memory limit ({ex.Message})",
+        Jint.Runtime.RecursionDepthOverflowException => "the script recursed too deep",
+        _ => ex.Message,
+    };
+}

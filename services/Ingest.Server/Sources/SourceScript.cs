@@ -1,0 +1,109 @@
+using System.Text;
+using Ingest.Server.Scripting;
+using Jint;
+using Jint.Native;
+using Jint.Native.Object;
+
+namespace Ingest.Server.Sources;
+
+/// <summary>
+/// A source's transform: JavaScript that defines <c>function transform(body, message)</c>, run by
+/// the <see cref="ScriptHost"/> once per message in place of the header-driven mapping. It returns
+/// nothing (skip the message), an operation or an array of them: a put <c>{id, collection, body}</c>
+/// (<c>collection</c> defaults to the source's) or a delete <c>{op: "delete", id}</c>.
+/// </summary>
+internal sealed class SourceScript
+{
+    public const string Signature = "transform(body, message)";
+
+    private readonly ScriptHost _host;
+
+    private SourceScript(ScriptHost host) => _host = host;
+
+    /// <summary>Parses and runs the script's top level (within the limits) and checks that it defines <c>transform</c>.</summary>
+    public static bool TryCompile(string source, ScriptLimits limits, out SourceScript? script, out string? error)
+    {
+        var compiled = ScriptHost.TryCompile(source, Signature, limits, out var host, out error);
+        script = compiled ? new SourceScript(host!) : null;
+        return compiled;
+    }
+
+    /// <summary>The operations the transform returns for one message; none skips it.</summary>
+    /// <exception cref="ScriptException">The body is not JSON, or the script threw, timed out, exceeded its memory or returned something else than operations.</exception>
+    public IReadOnlyList<ScriptedOperation> Transform(in SourceScriptInput input) => _host.Run(input, static (host, input) =>
+    {
+        JsValue body;
+        try
+        {
+            body = input.Body is null ? JsValue.Null : host.ParseJson(input.Body);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            throw new ScriptException($"not JSON: the body cannot be given to the transform ({ex.Message})", ex);
+        }
+
+        var message = new JsObject(host.Engine);
+        message.Set("source", input.Source);
+        if (input.IsKafka)
+        {
+            message.Set("topic", input.Destination);
+            message.Set("partition", input.Partition);
+            message.Set("offset", input.Offset);
+        }
+        else
+        {
+            message.Set("queue", input.Destination);
+        }
+
+        message.Set("key", input.Key is null ? JsValue.Null : input.Key);
+        message.Set("messageId", input.MessageId is null ? JsValue.Null : input.MessageId);
+        var headers = new JsObject(host.Engine);
+        if (input.Headers is { } list)
+        {
+            // A repeated header: the last value wins, as in the header-driven mapping.
+            foreach (var (name, value) in list)
+            {
+                headers.Set(name, Encoding.UTF8.GetString(value));
+            }
+        }
+
+        message.Set("headers", headers);
+        var collection = input.DefaultCollection;
+        return ScriptHost.ReadOneOrMany(host.Call(body, message), (value, what) => ReadOperation(host, value, what, collection));
+    });
+
+    private static ScriptedOperation ReadOperation(ScriptHost host, JsValue value, string what, string defaultCollection)
+    {
+        if (value is not ObjectInstance operation || value.IsArray())
+        {
+            throw new ScriptException($"{what} must be an operation {{id, collection, body}} or {{op: 'delete', id}}, not {ScriptHost.Kind(value)}.");
+        }
+
+        var op = ScriptHost.OptionalString(operation, "op", what) ?? "put";
+        var id = ScriptHost.OptionalString(operation, "id", what)
+            ?? throw new ScriptException($"{what} has no id.");
+        if (Encoding.UTF8.GetByteCount(id) > Documents.DocumentStoreOptions.MaxIdBytes)
+        {
+            throw new ScriptException($"{what}.id is {Encoding.UTF8.GetByteCount(id)} UTF-8 bytes; the limit is {Documents.DocumentStoreOptions.MaxIdBytes}.");
+        }
+
+        if (string.Equals(op, "delete", StringComparison.Ordinal))
+        {
+            return new ScriptedOperation(IngestItemKind.Delete, id, null, null);
+        }
+
+        if (!string.Equals(op, "put", StringComparison.Ordinal))
+        {
+            throw new ScriptException($"{what}.op is '{op}'; expected 'put' or 'delete'.");
+        }
+
+        var body = operation.Get("body");
+        if (body is not ObjectInstance || body.IsArray())
+        {
+            throw new ScriptException($"{what}.body must be an object (a document is a JSON object), not {ScriptHost.Kind(body)}.");
+        }
+
+        var collection = ScriptHost.OptionalString(operation, "collection", what) ?? defaultCollection;
+        return new ScriptedOperation(IngestItemKind.Put, id, collection, Encoding.UTF8.GetBytes(host.SerializeJson(body)));
+    }
+}

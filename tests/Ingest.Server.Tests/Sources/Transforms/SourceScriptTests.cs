@@ -1,0 +1,69 @@
+using System.Text;
+using Ingest.Server.Scripting;
+using Ingest.Server.Sources;
+
+namespace Ingest.Server.Tests.Sources.Transforms;
+
+/// <summary>What a source's script may return, and the error that names each wrong result.</summary>
+public sealed class SourceScriptTests
+{
+    private static readonly ScriptLimits s_limits = new(TimeSpan.FromMilliseconds(500), 32L * 1024 * 1024);
+
+    [Fact]
+    public void Puts_default_to_the_source_collection_and_deletes_need_only_an_id()
+    {
+        var script = Compile("function transform(b, m) { return [{ id: b.n, body: { n: b.n } }, { id: 'x', collection: 'Other', body: {} }, { op: 'delete', id: m.key }]; }");
+
+        var operations = script.Transform(Input("""{"n":5}""", key: "old"));
+
+        Assert.Equal(3, operations.Count);
+        Assert.Equal(new ScriptedOperation(IngestItemKind.Put, "5", "Default", operations[0].Body), operations[0]);
+        Assert.Equal("""{"n":5}""", Encoding.UTF8.GetString(operations[0].Body!));
+        Assert.Equal("Other", operations[1].Collection);
+        Assert.Equal(new ScriptedOperation(IngestItemKind.Delete, "old", null, null), operations[2]);
+    }
+
+    [Theory]
+    [InlineData("return 5;", "the returned value must be an operation")]
+    [InlineData("return [{ id: 'a', body: {} }, 'b'];", "element 1 of the returned array must be an operation")]
+    [InlineData("return { body: {} };", "the returned value has no id")]
+    [InlineData("return { id: '', body: {} };", "the returned value.id is empty")]
+    [InlineData("return { id: {}, body: {} };", "the returned value.id must be a string, not object")]
+    [InlineData("return { id: 'a' };", "the returned value.body must be an object (a document is a JSON object), not undefined")]
+    [InlineData("return { id: 'a', body: [1] };", "the returned value.body must be an object (a document is a JSON object), not an array")]
+    [InlineData("return { id: 'a', op: 'upsert', body: {} };", "the returned value.op is 'upsert'; expected 'put' or 'delete'")]
+    [InlineData("return { id: 'a'.repeat(513), body: {} };", "the returned value.id is 513 UTF-8 bytes; the limit is 512")]
+    public void A_result_that_is_not_operations_is_refused_naming_what_is_wrong(string body, string expected)
+    {
+        var script = Compile($"function transform(b, m) {{ {body} }}");
+
+        var error = Assert.Throws<ScriptException>(() => script.Transform(Input("{}")));
+
+        Assert.StartsWith(expected, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void A_body_that_is_not_json_is_refused_before_the_script_runs_and_a_tombstone_is_null()
+    {
+        var script = Compile("function transform(b, m) { return b === null ? { op: 'delete', id: m.key } : { id: 'a', body: b }; }");
+
+        Assert.StartsWith("not JSON: ", Assert.Throws<ScriptException>(() => script.Transform(Input("{oops"))).Message, StringComparison.Ordinal);
+        Assert.Equal(IngestItemKind.Delete, Assert.Single(script.Transform(Input(null, key: "gone"))).Kind);
+    }
+
+    [Fact]
+    public void A_script_without_transform_does_not_compile_and_names_the_signature()
+    {
+        Assert.False(SourceScript.TryCompile("function other() {}", s_limits, out _, out var error));
+        Assert.Equal("the script must define function transform(body, message).", error);
+    }
+
+    private static SourceScript Compile(string source)
+    {
+        Assert.True(SourceScript.TryCompile(source, s_limits, out var script, out var error), error);
+        return script!;
+    }
+
+    private static SourceScriptInput Input(string? body, string? key = null) =>
+        new(body, key, null, "src", IsKafka: true, "topic", 0, 1, null, "Default");
+}
