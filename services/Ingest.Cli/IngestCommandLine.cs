@@ -16,9 +16,11 @@ internal static class IngestCommandLine
     /// <summary>Set to 1 to print the stack trace of an unexpected failure.</summary>
     public const string DebugVariable = "INGEST_DEBUG";
 
-    public static RootCommand CreateRootCommand() => new("Publish JSON documents for Ingest to store, check on a running Ingest server, and verify or recover a stopped server's store.")
+    public static RootCommand CreateRootCommand() => new("Publish JSON documents for Ingest to store, query and check on a running Ingest server, and verify or recover a stopped server's store.")
     {
         new PublishCommand(),
+        new QueryCommand(),
+        new IndexesCommand(),
         new HealthCommand(),
         new VerifyCommand(),
         new RecoverCommand(),

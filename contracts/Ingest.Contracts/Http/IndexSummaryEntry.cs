@@ -8,4 +8,5 @@ namespace Ingest.Contracts.Http;
 /// <param name="LastIndexedEtag">The etag of the last change the index committed.</param>
 /// <param name="CollectionsLastEtag">The highest last etag over its collections.</param>
 /// <param name="Entries">Documents in the index.</param>
-public sealed record IndexSummaryEntry(string Name, string State, string? Error, bool Stale, long LastIndexedEtag, long CollectionsLastEtag, long Entries);
+/// <param name="Automatic">Made by a query (named <c>Auto/...</c>), deleted when no query used it for the idle timeout.</param>
+public sealed record IndexSummaryEntry(string Name, string State, string? Error, bool Stale, long LastIndexedEtag, long CollectionsLastEtag, long Entries, bool Automatic);

@@ -2,6 +2,7 @@ using System.Text.Json;
 using Ingest.Contracts.Http;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
+using Ingest.Query.AutoIndexes;
 
 namespace Ingest.Server.Api;
 
@@ -25,7 +26,7 @@ internal static class IndexViews
     };
 
     public static IndexSummaryEntry Summary(IndexStatus status) =>
-        new(status.Definition.Name, StateName(status.State), status.Error, status.IsStale, status.LastIndexedEtag, status.CollectionsLastEtag, status.EntryCount);
+        new(status.Definition.Name, StateName(status.State), status.Error, status.IsStale, status.LastIndexedEtag, status.CollectionsLastEtag, status.EntryCount, AutoIndexNames.IsAutomatic(status.Definition.Name));
 
     public static IndexDetailsResponse Details(IndexStatus status)
     {

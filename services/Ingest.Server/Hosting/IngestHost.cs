@@ -3,6 +3,8 @@ using Ingest.Indexing.Runtime;
 using Ingest.Server.Batching;
 using Ingest.Server.Etl;
 using Ingest.Server.Indexes;
+using Ingest.Query.AutoIndexes;
+using Ingest.Server.Queries;
 using Ingest.Server.Sources;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
@@ -48,11 +50,17 @@ public static class IngestHost
             .Bind(builder.Configuration.GetSection(ConfiguredIndexesOptions.SectionName))
             .ValidateOnStart();
         builder.Services.AddSingleton<IValidateOptions<ConfiguredIndexesOptions>>(new SettingsValidator<ConfiguredIndexesOptions>(static o => o.Validate()));
+        builder.Services.AddOptions<AutoIndexOptions>()
+            .Bind(builder.Configuration.GetSection(QuerySettings.SectionName))
+            .ValidateOnStart();
+        builder.Services.AddSingleton<IValidateOptions<AutoIndexOptions>>(new SettingsValidator<AutoIndexOptions>(QuerySettings.Validate));
         builder.Services.AddSingleton<IConfigureOptions<KestrelServerOptions>, KestrelLimits>();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<DataDirectory>();
         builder.Services.AddDocumentStore();
         builder.Services.AddSingleton<IndexRuntime>();
+        builder.Services.AddSingleton<QueryRuntime>();
+        builder.Services.AddSingleton<QueryEngine>();
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddEtl(builder.Configuration);
@@ -70,6 +78,7 @@ public static class IngestHost
         app.MapStatsEndpoints();
         app.MapAdminEndpoints();
         app.MapIndexEndpoints();
+        app.MapQueryEndpoints();
         app.MapEtlEndpoints();
         app.MapMetricsEndpoint();
         return app;
@@ -98,6 +107,7 @@ public static class IngestHost
         app.Services.GetRequiredService<StoreMetrics>();
         // Reading the indexing and configured-index options validates them, so a bad one stops start-up here, named.
         await app.Services.GetRequiredService<IndexRuntime>().OpenAsync(cancellationToken).ConfigureAwait(false);
+        app.Services.GetRequiredService<QueryRuntime>().Open();
         await app.StartAsync(cancellationToken).ConfigureAwait(false);
     }
 }

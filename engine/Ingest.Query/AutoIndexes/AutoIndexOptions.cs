@@ -1,0 +1,25 @@
+namespace Ingest.Query.AutoIndexes;
+
+/// <summary>How automatic indexes live (bound from <c>Ingest:Queries</c> by the server).</summary>
+public sealed class AutoIndexOptions
+{
+    /// <summary>An automatic index no query used for this long is deleted.</summary>
+    public TimeSpan AutoIndexIdleTimeout { get; set; } = TimeSpan.FromHours(1);
+
+    /// <summary>Documents of the collection read to guess a field's type when the query does not say it.</summary>
+    public int AutoIndexSampleDocuments { get; set; } = 256;
+
+    /// <summary>
+    /// How often idle and superseded automatic indexes are looked for and the last-used times saved: a quarter of the
+    /// idle timeout, at most a minute, so a restart loses at most that much of an index's idle time.
+    /// </summary>
+    public TimeSpan SweepInterval =>
+        TimeSpan.FromTicks(Math.Clamp(AutoIndexIdleTimeout.Ticks / 4, TimeSpan.TicksPerMillisecond * 20, TimeSpan.TicksPerMinute));
+
+    /// <summary>Throws when a value is out of range.</summary>
+    public void Validate()
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(AutoIndexIdleTimeout, TimeSpan.Zero, nameof(AutoIndexIdleTimeout));
+        ArgumentOutOfRangeException.ThrowIfLessThan(AutoIndexSampleDocuments, 0, nameof(AutoIndexSampleDocuments));
+    }
+}

@@ -1,0 +1,115 @@
+using System.CommandLine;
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using Ingest.Cli.Output;
+using Ingest.Cli.Server;
+
+namespace Ingest.Cli.Commands;
+
+/// <summary><c>ingest indexes list|show|reset|delete</c>: the indexes of a running server, static and automatic.</summary>
+internal sealed class IndexesCommand : Command
+{
+    private const string Examples = """
+        Examples:
+          ingest indexes list
+          ingest indexes show Auto/Orders/ByCustomerAndTotal
+          ingest indexes reset Orders/ByCustomer
+          ingest indexes delete Auto/Orders/ByTotal
+        """;
+
+    public IndexesCommand()
+        : base("indexes", "List, inspect, rebuild or delete the indexes of a running Ingest server.\n\n" + Examples)
+    {
+        Add(Sub("list", "List every index: automatic or not, state, staleness, entries.", withName: false, ListAsync));
+        Add(Sub("show", "Print an index's definition, state and counters (JSON).", withName: true, ShowAsync));
+        Add(Sub("reset", "Rebuild an index from the documents, side by side; queries use the old build until the new one caught up.", withName: true, ResetAsync));
+        Add(Sub("delete", "Delete an index (an automatic one comes back when a query needs it).", withName: true, DeleteAsync));
+    }
+
+    /// <summary><c>indexes/&lt;name&gt;</c> with each segment escaped and the '/'s kept (the server takes the rest of the path).</summary>
+    internal static string IndexPath(string name) => "indexes/" + string.Join('/', name.Split('/').Select(Uri.EscapeDataString));
+
+    private static Command Sub(string name, string description, bool withName, Func<IngestApiClient, string?, TextWriter, CancellationToken, Task> action)
+    {
+        var command = new Command(name, description);
+        var server = new ServerOptions(defaultTimeoutSeconds: 30);
+        Argument<string>? indexName = null;
+        if (withName)
+        {
+            indexName = new Argument<string>("name") { Description = "The index's name, e.g. Orders/ByCustomer." };
+            command.Add(indexName);
+        }
+
+        server.AddTo(command);
+        command.SetAction(async (parseResult, cancellationToken) =>
+        {
+            using var client = server.CreateClient(parseResult);
+            var nameValue = indexName is null ? null : parseResult.GetRequiredValue(indexName);
+            await action(client, nameValue, parseResult.InvocationConfiguration.Output, cancellationToken).ConfigureAwait(false);
+            return ExitCodes.Success;
+        });
+        return command;
+    }
+
+    private static async Task ListAsync(IngestApiClient client, string? name, TextWriter output, CancellationToken ct)
+    {
+        var body = await client.SendAsync(HttpMethod.Get, "indexes", null, ct).ConfigureAwait(false);
+        using var document = JsonDocument.Parse(body);
+        var rows = new List<IReadOnlyList<string>>();
+        foreach (var item in document.RootElement.GetProperty("items").EnumerateArray())
+        {
+            rows.Add(
+            [
+                Text(item, "name"),
+                Flag(item, "automatic") ? "auto" : "static",
+                Text(item, "state"),
+                Flag(item, "stale") ? "stale" : "current",
+                Text(item, "entries"),
+                Text(item, "lastIndexedEtag"),
+            ]);
+        }
+
+        if (rows.Count == 0)
+        {
+            await output.WriteLineAsync("no indexes (a query on a collection makes an automatic one; PUT /indexes/{name} defines one)").ConfigureAwait(false);
+            return;
+        }
+
+        await TextTable.WriteAsync(output, ["name", "kind", "state", "freshness", "entries", "last etag"], rows).ConfigureAwait(false);
+    }
+
+    private static async Task ShowAsync(IngestApiClient client, string? name, TextWriter output, CancellationToken ct)
+    {
+        var body = await client.SendAsync(HttpMethod.Get, IndexPath(name!), null, ct).ConfigureAwait(false);
+        using var document = JsonDocument.Parse(body);
+        using var buffer = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true }))
+        {
+            document.RootElement.WriteTo(writer);
+        }
+
+        await output.WriteLineAsync(Encoding.UTF8.GetString(buffer.ToArray())).ConfigureAwait(false);
+    }
+
+    private static async Task ResetAsync(IngestApiClient client, string? name, TextWriter output, CancellationToken ct)
+    {
+        using var empty = new ByteArrayContent([]);
+        await client.SendAsync(HttpMethod.Post, IndexPath(name!) + "/reset", empty, ct).ConfigureAwait(false);
+        await output.WriteLineAsync($"index '{name}' is being rebuilt side by side; queries use the current build until the new one caught up").ConfigureAwait(false);
+    }
+
+    private static async Task DeleteAsync(IngestApiClient client, string? name, TextWriter output, CancellationToken ct)
+    {
+        await client.SendAsync(HttpMethod.Delete, IndexPath(name!), null, ct).ConfigureAwait(false);
+        await output.WriteLineAsync($"index '{name}' deleted").ConfigureAwait(false);
+    }
+
+    private static string Text(JsonElement item, string property) =>
+        !item.TryGetProperty(property, out var value) ? string.Empty
+        : value.ValueKind == JsonValueKind.String ? value.GetString()!
+        : value.ValueKind == JsonValueKind.Number ? value.GetInt64().ToString(CultureInfo.InvariantCulture)
+        : value.GetRawText();
+
+    private static bool Flag(JsonElement item, string property) => item.TryGetProperty(property, out var value) && value.ValueKind == JsonValueKind.True;
+}

@@ -1,0 +1,161 @@
+using System.Text.Json;
+using Ingest.Query.Syntax;
+using Ingest.Server.Api;
+
+namespace Ingest.Server.Queries;
+
+/// <summary>
+/// <c>POST /queries</c>, <c>GET /queries</c> and <c>GET /queries/explain</c>. A query's response is written as it is
+/// computed, straight to the body:
+/// <code>{"results":[...],"totalResults":n,"isStale":false,"indexName":"Auto/Orders/ByTotal","automaticIndex":true,
+///  "indexCreated":false,"lastIndexedEtag":n,"durationMs":1.2,"continuation":"..."|null}</code>
+/// Rows are flushed every few hundred, so the first bytes leave long before the last row is read and neither the
+/// server nor the client holds the whole result. A client mistake is a 400 problem with the query's <c>line</c> and <c>column</c>.
+/// </summary>
+public static partial class QueryEndpoints
+{
+    public static IEndpointRouteBuilder MapQueryEndpoints(this IEndpointRouteBuilder endpoints)
+    {
+        ArgumentNullException.ThrowIfNull(endpoints);
+        endpoints.MapGet("/queries", GetQueryAsync);
+        endpoints.MapPost("/queries", PostQueryAsync);
+        endpoints.MapGet("/queries/explain", ExplainAsync);
+        return endpoints;
+    }
+
+    private static Task GetQueryAsync(HttpContext context, QueryEngine engine, ILogger<QueryEngine> logger) =>
+        QueryRequestReader.TryReadQueryString(context.Request, out var request, out var problem)
+            ? RunAsync(context, request!, engine, logger)
+            : problem!.ExecuteAsync(context);
+
+    private static async Task PostQueryAsync(HttpContext context, QueryEngine engine, ILogger<QueryEngine> logger)
+    {
+        if (!JsonContentType.IsJson(context.Request.ContentType))
+        {
+            await ApiProblems.UnsupportedMediaType(context.Request.ContentType).ExecuteAsync(context).ConfigureAwait(false);
+            return;
+        }
+
+        var read = await RequestBody.ReadAsync(context, QueryRequestReader.MaxBodyBytes).ConfigureAwait(false);
+        QueryRequest? request;
+        IResult? problem;
+        using (var body = read.Body)
+        {
+            if (body is null)
+            {
+                await read.Problem!.ExecuteAsync(context).ConfigureAwait(false);
+                return;
+            }
+
+            QueryRequestReader.TryReadBody(body.Span, out request, out problem);
+        }
+
+        await (request is null ? problem!.ExecuteAsync(context) : RunAsync(context, request, engine, logger)).ConfigureAwait(false);
+    }
+
+    private static async Task<IResult> ExplainAsync(HttpContext context, QueryEngine engine)
+    {
+        if (!QueryRequestReader.TryReadQueryString(context.Request, out var request, out var problem))
+        {
+            return problem!;
+        }
+
+        try
+        {
+            var (indexName, plan) = await engine.ExplainAsync(request!.Text, request.Parameters, context.RequestAborted).ConfigureAwait(false);
+            return TypedResults.Json(new QueryExplainResponse(indexName, plan), QueryJsonContext.Default.QueryExplainResponse);
+        }
+        catch (QueryException ex)
+        {
+            return QueryProblems.Invalid(ex);
+        }
+        catch (QueryUnavailableException ex)
+        {
+            return QueryProblems.Unavailable(ex);
+        }
+    }
+
+    private static async Task RunAsync(HttpContext context, QueryRequest request, QueryEngine engine, ILogger logger)
+    {
+        var ct = context.RequestAborted;
+        QueryExecution execution;
+        try
+        {
+            execution = await engine.StartAsync(request.Text, request.Parameters, request.WaitForNonStale, request.Continuation, ct).ConfigureAwait(false);
+        }
+        catch (QueryException ex)
+        {
+            await QueryProblems.Invalid(ex).ExecuteAsync(context).ConfigureAwait(false);
+            return;
+        }
+        catch (QueryUnavailableException ex)
+        {
+            await QueryProblems.Unavailable(ex).ExecuteAsync(context).ConfigureAwait(false);
+            return;
+        }
+
+        using (execution)
+        {
+            var response = context.Response;
+            response.StatusCode = StatusCodes.Status200OK;
+            response.ContentType = "application/json; charset=utf-8";
+            var writer = new Utf8JsonWriter(response.Body);
+            await using (writer.ConfigureAwait(false))
+            {
+                try
+                {
+                    await WriteAsync(writer, execution, ct).ConfigureAwait(false);
+                }
+                catch (QueryException ex) when (!response.HasStarted)
+                {
+                    // Raised before the first flush (aggregation computes every row first: too many time buckets,
+                    // say): nothing has gone out, so the buffered start of the answer is dropped for a problem.
+                    writer.Reset(Stream.Null);
+                    await QueryProblems.Invalid(ex).ExecuteAsync(context).ConfigureAwait(false);
+                }
+                catch (Exception ex) when (!ct.IsCancellationRequested)
+                {
+                    // The status line and part of the body are out: a problem cannot follow them. Cutting the
+                    // connection tells the client the body is incomplete rather than letting it pass for a short page.
+                    LogFailedMidway(logger, request.Text, ex);
+                    context.Abort();
+                }
+                catch (OperationCanceledException)
+                {
+                    // The client went away.
+                }
+            }
+        }
+    }
+
+    private static async Task WriteAsync(Utf8JsonWriter writer, QueryExecution execution, CancellationToken ct)
+    {
+        // Buffered until the results' first flush (every few hundred rows): the answer starts long before its last
+        // row, yet an error found while the first rows are computed can still be a problem instead of a cut connection.
+        writer.WriteStartObject();
+        writer.WriteStartArray("results");
+        await execution.Results.WriteResultsAsync(writer, async flushCt => await writer.FlushAsync(flushCt).ConfigureAwait(false), ct).ConfigureAwait(false);
+        writer.WriteEndArray();
+        writer.WriteNumber("totalResults", execution.Results.TotalResults);
+        writer.WriteBoolean("isStale", execution.IsStale);
+        writer.WriteString("indexName", execution.IndexName);
+        writer.WriteBoolean("automaticIndex", execution.IsAutomaticIndex);
+        writer.WriteBoolean("indexCreated", execution.IndexCreated);
+        writer.WriteNumber("lastIndexedEtag", execution.LastIndexedEtag);
+        writer.WriteNumber("durationMs", Math.Round(execution.ElapsedMilliseconds, 3));
+        if (execution.Results.Continuation is { } continuation)
+        {
+            writer.WriteString("continuation", continuation);
+        }
+        else
+        {
+            writer.WriteNull("continuation");
+        }
+
+        writer.WriteEndObject();
+        await writer.FlushAsync(ct).ConfigureAwait(false);
+    }
+
+    [LoggerMessage(EventId = 1400, Level = LogLevel.Error, Message = "A query failed after its response started; the connection was cut: {Query}")]
+    private static partial void LogFailedMidway(ILogger logger, string query, Exception exception);
+}

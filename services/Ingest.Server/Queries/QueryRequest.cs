@@ -1,0 +1,9 @@
+using System.Text.Json;
+
+namespace Ingest.Server.Queries;
+
+/// <summary>
+/// A query as a request gives it: the text, its <c>$parameters</c> as JSON values, how long to wait for the index to
+/// catch up (null: answer at once, stale or not) and the continuation token of the previous page.
+/// </summary>
+internal sealed record QueryRequest(string Text, IReadOnlyDictionary<string, JsonElement> Parameters, TimeSpan? WaitForNonStale, string? Continuation);
