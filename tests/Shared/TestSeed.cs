@@ -18,6 +18,10 @@ internal static class TestSeed
     public static void Run(Action<int> body)
     {
         var seed = Next();
+
+        // Announced before the body runs: a test that hangs never reaches the catch below, and the
+        // blame collector's log shows this line next to the test it aborted.
+        Console.Error.WriteLine($"TestSeed: {body.Method.DeclaringType?.Name}.{body.Method.Name} runs with INGEST_TEST_SEED={seed}");
         try
         {
             body(seed);

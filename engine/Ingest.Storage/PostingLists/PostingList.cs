@@ -85,7 +85,8 @@ public sealed unsafe class PostingList
             {
                 var next = additions.IsEmpty ? removals[0] : removals.IsEmpty ? additions[0] : Math.Min(additions[0], removals[0]);
                 var hasLeaf = FindOwner(cursor, next);
-                long leafKey = 0, leafPage = 0, upper = long.MaxValue;
+                long leafKey = 0, leafPage = 0, upper = 0;
+                var hasSuccessor = false;
                 if (hasLeaf)
                 {
                     leafKey = cursor.Key;
@@ -93,12 +94,21 @@ public sealed unsafe class PostingList
                     if (cursor.MoveNext())
                     {
                         upper = cursor.Key;
+                        hasSuccessor = true;
                     }
                 }
 
-                // The slice of the batch this leaf owns: everything below the next leaf's first id.
-                var addCount = CountBelow(additions, upper);
-                var removeCount = CountBelow(removals, upper);
+                // The slice of the batch this leaf owns: everything below the next leaf's first id,
+                // or all of it for the last leaf (no sentinel bound: long.MaxValue is a valid id).
+                var addCount = hasSuccessor ? CountBelow(additions, upper) : additions.Length;
+                var removeCount = hasSuccessor ? CountBelow(removals, upper) : removals.Length;
+                if (addCount + removeCount == 0)
+                {
+                    // FindOwner guarantees the owner's range holds `next`; a leaf that took nothing
+                    // would repeat forever, so fail loudly instead of spinning.
+                    throw new InvalidOperationException($"Posting list '{Name}' routed id {next} to leaf {leafKey}, whose successor starts at {upper}: the leaf index is out of order.");
+                }
+
                 ReadOnlySpan<byte> existing = default;
                 if (hasLeaf)
                 {

@@ -46,6 +46,24 @@ public sealed class PostingListModelTests
     }
 
     [Fact]
+    public void The_largest_id_can_be_added_and_removed_when_the_list_has_leaves()
+    {
+        // long.MaxValue once served as "no next leaf" and was never routed to the last leaf, so
+        // Update spun forever on it (seed 2000 of the model test found it).
+        using var dir = new TestDirectory();
+        using var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options());
+        using var tx = env.BeginWrite();
+        var list = tx.CreatePostingList("p");
+        list.Update([1, 2, 3], []);
+
+        Assert.Equal(new PostingListUpdateResult(2, 0), list.Update([5, long.MaxValue], []));
+        Assert.True(list.Contains(long.MaxValue));
+        Assert.Equal(new PostingListUpdateResult(0, 1), list.Update([], [long.MaxValue]));
+        Assert.False(list.Contains(long.MaxValue));
+        Assert.Equal(4, list.Count);
+    }
+
+    [Fact]
     public void Unsorted_input_is_rejected_and_changes_nothing()
     {
         using var dir = new TestDirectory();
