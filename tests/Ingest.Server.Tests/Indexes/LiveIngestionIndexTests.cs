@@ -37,14 +37,8 @@ public sealed class LiveIngestionIndexTests(BrokerFixture brokers) : IDisposable
     public async Task An_index_defined_over_http_stays_up_to_date_under_kafka_ingestion()
     {
         var kafka = await brokers.GetKafkaAsync();
-        var topic = NewName("live-index");
-        await CreateTopicAsync(kafka.BootstrapServers, topic, 3);
-        await using var server = await RunningServer.StartAsync(
-            _dataDirectory,
-            $"--Ingest:Sources:Kafka:0:BootstrapServers={kafka.BootstrapServers}",
-            $"--Ingest:Sources:Kafka:0:Topics:0={topic}",
-            $"--Ingest:Sources:Kafka:0:GroupId={NewName("group")}",
-            "--Ingest:Sources:Kafka:0:Collection=Orders");
+        var (server, topic) = await StartOrdersServerAsync(kafka.BootstrapServers, _dataDirectory, "live-index");
+        await using var running = server;
         await DefineIndexAsync(server);
 
         await ProduceAsync(kafka.BootstrapServers, topic, [.. Enumerable.Range(0, Documents).Select(i => Record(Id(i), Order(i, Customer(i))))]);

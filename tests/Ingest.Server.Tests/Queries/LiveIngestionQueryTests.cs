@@ -1,5 +1,4 @@
 using Ingest.Documents;
-using Ingest.Server.Tests.Hosting;
 using Ingest.Testing.Brokers;
 using Microsoft.Extensions.DependencyInjection;
 using static Ingest.Server.Tests.Queries.QueryTestKit;
@@ -30,14 +29,8 @@ public sealed class LiveIngestionQueryTests(BrokerFixture brokers) : IDisposable
     public async Task Wait_for_non_stale_answers_include_every_order_stored_before_the_query_during_kafka_ingestion()
     {
         var kafka = await brokers.GetKafkaAsync();
-        var topic = NewName("live-query");
-        await CreateTopicAsync(kafka.BootstrapServers, topic, 3);
-        await using var server = await RunningServer.StartAsync(
-            _dataDirectory,
-            $"--Ingest:Sources:Kafka:0:BootstrapServers={kafka.BootstrapServers}",
-            $"--Ingest:Sources:Kafka:0:Topics:0={topic}",
-            $"--Ingest:Sources:Kafka:0:GroupId={NewName("group")}",
-            "--Ingest:Sources:Kafka:0:Collection=Orders");
+        var (server, topic) = await StartOrdersServerAsync(kafka.BootstrapServers, _dataDirectory, "live-query");
+        await using var running = server;
         var store = server.Services.GetRequiredService<DocumentStore>();
 
         var producing = Task.Run(async () =>

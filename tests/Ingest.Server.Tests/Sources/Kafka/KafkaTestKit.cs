@@ -5,6 +5,7 @@ using Ingest.Documents;
 using Ingest.Server.Batching;
 using Ingest.Server.Sources;
 using Ingest.Server.Sources.Kafka;
+using Ingest.Server.Tests.Hosting;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Ingest.Server.Tests.Sources.Kafka;
@@ -18,6 +19,23 @@ internal static class KafkaTestKit
     {
         using var admin = new AdminClientBuilder(new AdminClientConfig { BootstrapServers = bootstrap }).Build();
         await admin.CreateTopicsAsync([new TopicSpecification { Name = topic, NumPartitions = partitions, ReplicationFactor = 1 }]);
+    }
+
+    /// <summary>
+    /// A new three-partition topic and a running server whose Kafka source stores it into the Orders collection:
+    /// the setup of the tests that query or index documents while they stream in.
+    /// </summary>
+    public static async Task<(RunningServer Server, string Topic)> StartOrdersServerAsync(string bootstrap, string dataDirectory, string topicPrefix)
+    {
+        var topic = NewName(topicPrefix);
+        await CreateTopicAsync(bootstrap, topic, 3);
+        var server = await RunningServer.StartAsync(
+            dataDirectory,
+            $"--Ingest:Sources:Kafka:0:BootstrapServers={bootstrap}",
+            $"--Ingest:Sources:Kafka:0:Topics:0={topic}",
+            $"--Ingest:Sources:Kafka:0:GroupId={NewName("group")}",
+            "--Ingest:Sources:Kafka:0:Collection=Orders");
+        return (server, topic);
     }
 
     public static IProducer<byte[]?, byte[]?> Producer(string bootstrap, int lingerMs = 5) =>
