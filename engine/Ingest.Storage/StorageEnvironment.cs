@@ -51,7 +51,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
         _lockFile = lockFile;
         _data = data;
         Scratch = scratch;
-        _current = new Snapshot(lastTx, PageTable.Empty, data.Map);
+        _current = new Snapshot(lastTx, new PageTable(), data);
         WriterBuffers = scratch.AllocatePages(2);
         var durable = options.SyncMode == SyncMode.Durable;
         _journal = new JournalWriter(
@@ -343,10 +343,10 @@ public sealed unsafe class StorageEnvironment : IDisposable
         lock (_publishLock)
         {
             _replaced.Clear();
-            var current = _current;
-            var table = current.Table.With(versions, _replaced);
+            var table = _current.Table;
+            table.Publish(versions, _replaced);
             tableCount = table.Count;
-            Volatile.Write(ref _current, new Snapshot(txId, table, _data.Map));
+            Volatile.Write(ref _current, new Snapshot(txId, table, _data));
         }
 
         Retire(_replaced, txId);
@@ -498,15 +498,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
                 }
 
                 _flushList.Clear();
-                long end = 0;
-                foreach (ref var e in snapshot.Table.RawEntries.AsSpan())
-                {
-                    if (e.Page != 0 && e.TxId <= upTo)
-                    {
-                        _flushList.Add(e);
-                        end = Math.Max(end, e.Page + e.Pages);
-                    }
-                }
+                snapshot.Table.CollectFlushable(snapshot.TxId, upTo, _flushList, out var end);
 
                 if (_flushList.Count > 0)
                 {
@@ -523,9 +515,10 @@ public sealed unsafe class StorageEnvironment : IDisposable
                     long retireTx;
                     lock (_publishLock)
                     {
+                        // Every snapshot shares the table and reads the data file's current mapping, so
+                        // unlinking the versions the data file now holds publishes the flush.
                         var current = _current;
-                        var table = current.Table.Without(static (e, limit) => e.TxId <= limit, upTo, removed);
-                        Volatile.Write(ref _current, new Snapshot(current.TxId, table, _data.Map));
+                        current.Table.RemoveFlushed(_flushList, removed);
                         retireTx = current.TxId + 1;
                     }
 
@@ -588,15 +581,14 @@ public sealed unsafe class StorageEnvironment : IDisposable
         {
             _journal.Close(allApplied: flushed);
             var current = _current;
-            foreach (ref var e in current.Table.RawEntries.AsSpan())
+            List<PageVersion> newest = [];
+            current.Table.CollectNewest(newest);
+            foreach (var e in newest)
             {
-                if (e.Page != 0)
-                {
-                    Scratch.FreePages((byte*)e.Pointer, e.Pages);
-                }
+                Scratch.FreePages((byte*)e.Pointer, e.Pages);
             }
 
-            _current = new Snapshot(current.TxId, PageTable.Empty, current.Map);
+            _current = new Snapshot(current.TxId, new PageTable(), _data);
             lock (_retiredLock)
             {
                 foreach (var (_, v) in _retired)
