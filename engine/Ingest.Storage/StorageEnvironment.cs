@@ -92,6 +92,12 @@ public sealed unsafe class StorageEnvironment : IDisposable
     /// <summary>Scratch for the active write transaction's trees; one writer at a time shares it.</summary>
     internal byte* WriterBuffers { get; }
 
+    /// <summary>The branch path of the active write transaction's current tree modification (see Tree.FindLeaf).</summary>
+    internal long[] WriterTreePath { get; } = new long[Tree.MaxDepth];
+
+    /// <summary>The child index taken at each level of <see cref="WriterTreePath"/>.</summary>
+    internal int[] WriterTreePathIndex { get; } = new int[Tree.MaxDepth];
+
     internal DataFile Data => _data;
 
     internal int UnflushedPageCount => Volatile.Read(ref _current).Table.Count;
@@ -505,9 +511,11 @@ public sealed unsafe class StorageEnvironment : IDisposable
                     // Older versions first: a page reused inside a newer overflow run, or the reverse, ends up right.
                     _flushList.Sort(static (a, b) => a.TxId != b.TxId ? a.TxId.CompareTo(b.TxId) : a.Page.CompareTo(b.Page));
                     var replacedMap = _data.EnsureCapacity(end);
+                    var map = _data.Map;
                     foreach (var e in _flushList)
                     {
                         _data.WritePages(e.Page, (byte*)e.Pointer, e.Pages);
+                        map.MarkVerified(e.Page);
                     }
 
                     _data.Sync();

@@ -14,10 +14,10 @@ public sealed class PageTableTests
         var flushedTx = new Dictionary<long, long>(); // page -> tx of the version the data file holds
         long oldestReader = 0;
         var replaced = new List<PageVersion>();
-        var pageRange = rnd.Next(2) == 0 ? 200 : 20_000;
-        for (long tx = 1; tx <= 400; tx++)
+        var pageRange = rnd.Next(2) == 0 ? 200 : 5_000;
+        for (long tx = 1; tx <= 150; tx++)
         {
-            var pages = Enumerable.Range(0, rnd.Next(1, 200)).Select(_ => (long)rnd.Next(1, pageRange)).Distinct().ToArray();
+            var pages = Enumerable.Range(0, rnd.Next(1, 100)).Select(_ => (long)rnd.Next(1, pageRange)).Distinct().ToArray();
             var added = pages.Select(p => new PageVersion { Page = p, TxId = tx, Pointer = (nint)((p * 1_000) + tx), Pages = 1 }).OrderBy(v => v.Page).ToArray();
             replaced.Clear();
             table.Publish(added, replaced);

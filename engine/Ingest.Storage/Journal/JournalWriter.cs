@@ -36,6 +36,9 @@ internal sealed unsafe class JournalWriter : IDisposable
     private long _nextSequence;
     private const int MaxRetainedVectors = 64 * 1024;
     private static readonly byte[] Zeros = GC.AllocateArray<byte>(JournalRecord.Alignment, pinned: true);
+
+    // Shared and never written: a 1 MiB array per new journal file was most of what a batched commit allocated.
+    private static readonly byte[] ZeroFill = new byte[256 * 1024];
     private byte* _buffer;
     private long _bufferSize;
     private IoVector* _vectors;
@@ -333,11 +336,10 @@ internal sealed unsafe class JournalWriter : IDisposable
             if (size == _fileSize)
             {
                 // Real zeros, not a sparse file: later syncs then have no block allocation to record.
-                var zeros = new byte[Math.Min(size, 1024 * 1024)];
-                for (long offset = 0; offset < size; offset += zeros.Length)
+                for (long offset = 0; offset < size; offset += ZeroFill.Length)
                 {
                     _faults.ThrowIfFailing(path, journal: true);
-                    RandomAccess.Write(handle, zeros.AsSpan(0, (int)Math.Min(zeros.Length, size - offset)), offset);
+                    RandomAccess.Write(handle, ZeroFill.AsSpan(0, (int)Math.Min(ZeroFill.Length, size - offset)), offset);
                 }
             }
             else
