@@ -29,6 +29,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
     private readonly List<(long RetireTx, DataMap Map)> _retiredMaps = [];
     private readonly List<PageVersion> _replaced = [];
     private readonly List<PageVersion> _flushList = [];
+    private readonly List<PageVersion> _flushRemoved = []; // kept: a flush of a bulk load grew a new list to megabytes
     private readonly DirtyPageMap _dirty = new();
     private readonly Thread? _flusher;
     private readonly AutoResetEvent _flushSignal = new(false);
@@ -519,7 +520,8 @@ public sealed unsafe class StorageEnvironment : IDisposable
                     }
 
                     _data.Sync();
-                    List<PageVersion> removed = [];
+                    var removed = _flushRemoved;
+                    removed.Clear();
                     long retireTx;
                     lock (_publishLock)
                     {

@@ -190,8 +190,9 @@ internal sealed class PageTable
 
         if (_slots.Length > MinCapacity && Count * 8 < _used)
         {
-            // Mostly emptied by this flush: drop the empty slots so probes stay short.
-            Rebuild(Count);
+            // Mostly emptied by this flush: drop the empty slots so probes stay short, but shrink by
+            // at most a factor of four, or steady commits would regrow it from scratch after every flush.
+            Rebuild(Math.Max(Count, _slots.Length / 8));
         }
     }
 
