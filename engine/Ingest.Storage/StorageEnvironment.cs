@@ -29,6 +29,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
     private readonly List<(long RetireTx, DataMap Map)> _retiredMaps = [];
     private readonly List<PageVersion> _replaced = [];
     private readonly List<PageVersion> _flushList = [];
+    private readonly List<PageVersion> _flushRemoved = []; // kept: a flush of a bulk load grew a new list to megabytes
     private readonly DirtyPageMap _dirty = new();
     private readonly Thread? _flusher;
     private readonly AutoResetEvent _flushSignal = new(false);
@@ -51,7 +52,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
         _lockFile = lockFile;
         _data = data;
         Scratch = scratch;
-        _current = new Snapshot(lastTx, PageTable.Empty, data.Map);
+        _current = new Snapshot(lastTx, new PageTable(), data);
         WriterBuffers = scratch.AllocatePages(2);
         var durable = options.SyncMode == SyncMode.Durable;
         _journal = new JournalWriter(
@@ -91,6 +92,12 @@ public sealed unsafe class StorageEnvironment : IDisposable
 
     /// <summary>Scratch for the active write transaction's trees; one writer at a time shares it.</summary>
     internal byte* WriterBuffers { get; }
+
+    /// <summary>The branch path of the active write transaction's current tree modification (see Tree.FindLeaf).</summary>
+    internal long[] WriterTreePath { get; } = new long[Tree.MaxDepth];
+
+    /// <summary>The child index taken at each level of <see cref="WriterTreePath"/>.</summary>
+    internal int[] WriterTreePathIndex { get; } = new int[Tree.MaxDepth];
 
     internal DataFile Data => _data;
 
@@ -343,10 +350,10 @@ public sealed unsafe class StorageEnvironment : IDisposable
         lock (_publishLock)
         {
             _replaced.Clear();
-            var current = _current;
-            var table = current.Table.With(versions, _replaced);
+            var table = _current.Table;
+            table.Publish(versions, _replaced);
             tableCount = table.Count;
-            Volatile.Write(ref _current, new Snapshot(txId, table, _data.Map));
+            Volatile.Write(ref _current, new Snapshot(txId, table, _data));
         }
 
         Retire(_replaced, txId);
@@ -498,34 +505,30 @@ public sealed unsafe class StorageEnvironment : IDisposable
                 }
 
                 _flushList.Clear();
-                long end = 0;
-                foreach (ref var e in snapshot.Table.RawEntries.AsSpan())
-                {
-                    if (e.Page != 0 && e.TxId <= upTo)
-                    {
-                        _flushList.Add(e);
-                        end = Math.Max(end, e.Page + e.Pages);
-                    }
-                }
+                snapshot.Table.CollectFlushable(snapshot.TxId, upTo, _flushList, out var end);
 
                 if (_flushList.Count > 0)
                 {
                     // Older versions first: a page reused inside a newer overflow run, or the reverse, ends up right.
                     _flushList.Sort(static (a, b) => a.TxId != b.TxId ? a.TxId.CompareTo(b.TxId) : a.Page.CompareTo(b.Page));
                     var replacedMap = _data.EnsureCapacity(end);
+                    var map = _data.Map;
                     foreach (var e in _flushList)
                     {
                         _data.WritePages(e.Page, (byte*)e.Pointer, e.Pages);
+                        map.MarkVerified(e.Page);
                     }
 
                     _data.Sync();
-                    List<PageVersion> removed = [];
+                    var removed = _flushRemoved;
+                    removed.Clear();
                     long retireTx;
                     lock (_publishLock)
                     {
+                        // Every snapshot shares the table and reads the data file's current mapping, so
+                        // unlinking the versions the data file now holds publishes the flush.
                         var current = _current;
-                        var table = current.Table.Without(static (e, limit) => e.TxId <= limit, upTo, removed);
-                        Volatile.Write(ref _current, new Snapshot(current.TxId, table, _data.Map));
+                        current.Table.RemoveFlushed(_flushList, removed);
                         retireTx = current.TxId + 1;
                     }
 
@@ -588,15 +591,14 @@ public sealed unsafe class StorageEnvironment : IDisposable
         {
             _journal.Close(allApplied: flushed);
             var current = _current;
-            foreach (ref var e in current.Table.RawEntries.AsSpan())
+            List<PageVersion> newest = [];
+            current.Table.CollectNewest(newest);
+            foreach (var e in newest)
             {
-                if (e.Page != 0)
-                {
-                    Scratch.FreePages((byte*)e.Pointer, e.Pages);
-                }
+                Scratch.FreePages((byte*)e.Pointer, e.Pages);
             }
 
-            _current = new Snapshot(current.TxId, PageTable.Empty, current.Map);
+            _current = new Snapshot(current.TxId, new PageTable(), _data);
             lock (_retiredLock)
             {
                 foreach (var (_, v) in _retired)

@@ -60,45 +60,81 @@ internal static unsafe class JournalRecord
     {
         var payloadLength = PayloadLength(pages);
         var total = TotalLength(pages.Length, payloadLength);
-        var entries = buffer + HeaderSize;
-        var payload = entries + ((long)pages.Length * EntrySize);
-        var cursor = payload;
+        var cursor = buffer + HeadLength(pages.Length);
+        foreach (ref readonly var page in pages)
+        {
+            var source = (byte*)page.Pointer;
+            ImageParts(page, out var firstLength, out var tailStart);
+            Buffer.MemoryCopy(source, cursor, firstLength, firstLength);
+            cursor += firstLength;
+            var tail = ImageLength(page) - tailStart;
+            Buffer.MemoryCopy(source + tailStart, cursor, tail, tail);
+            cursor += tail;
+        }
+
+        new Span<byte>(cursor, (int)(buffer + total - cursor)).Clear();
+        var payload = buffer + HeadLength(pages.Length);
+        WriteHead(buffer, txId, pages, payloadLength, Checksum.Compute(payload, payloadLength));
+        return total;
+    }
+
+    /// <summary>Bytes of the header and entries, which the payload follows.</summary>
+    public static long HeadLength(int entryCount) => HeaderSize + ((long)entryCount * EntrySize);
+
+    /// <summary>
+    /// Writes the header and entries of the record for <paramref name="pages"/> into <paramref name="head"/>
+    /// (<see cref="HeadLength"/> bytes), so the payload can follow from wherever it is.
+    /// </summary>
+    public static void WriteHead(byte* head, long txId, ReadOnlySpan<PageVersion> pages, long payloadLength, uint payloadChecksum)
+    {
+        var entries = head + HeaderSize;
         for (var i = 0; i < pages.Length; i++)
         {
             var entry = entries + ((long)i * EntrySize);
-            var source = (byte*)pages[i].Pointer;
             *(long*)entry = pages[i].Page;
             *(int*)(entry + 8) = pages[i].Pages;
+            ImageParts(pages[i], out var firstLength, out var tailStart);
             if (pages[i].Pages == 1)
             {
-                PageHole.Get(source, out var start, out var end);
-                *(ushort*)(entry + 12) = (ushort)start;
-                *(ushort*)(entry + 14) = (ushort)end;
-                Buffer.MemoryCopy(source, cursor, start, start);
-                cursor += start;
-                var tail = PageHeader.PageSize - end;
-                Buffer.MemoryCopy(source + end, cursor, tail, tail);
-                cursor += tail;
+                *(ushort*)(entry + 12) = (ushort)firstLength;
+                *(ushort*)(entry + 14) = (ushort)tailStart;
             }
             else
             {
                 *(uint*)(entry + 12) = 0;
-                var bytes = (long)pages[i].Pages * PageHeader.PageSize;
-                Buffer.MemoryCopy(source, cursor, bytes, bytes);
-                cursor += bytes;
             }
         }
 
-        new Span<byte>(cursor, (int)(buffer + total - cursor)).Clear();
-        var header = new Span<byte>(buffer, HeaderSize);
+        var header = new Span<byte>(head, HeaderSize);
         BinaryPrimitives.WriteUInt32LittleEndian(header, Magic);
         BinaryPrimitives.WriteInt32LittleEndian(header[4..], pages.Length);
         BinaryPrimitives.WriteInt64LittleEndian(header[8..], txId);
         BinaryPrimitives.WriteInt64LittleEndian(header[16..], payloadLength);
-        BinaryPrimitives.WriteUInt32LittleEndian(header[24..], Checksum.Compute(payload, payloadLength));
-        BinaryPrimitives.WriteUInt32LittleEndian(header[28..], HeaderChecksum(buffer, pages.Length));
-        return total;
+        BinaryPrimitives.WriteUInt32LittleEndian(header[24..], payloadChecksum);
+        BinaryPrimitives.WriteUInt32LittleEndian(header[28..], HeaderChecksum(head, pages.Length));
     }
+
+    /// <summary>
+    /// A page's image in the payload: bytes [0, <paramref name="firstLength"/>) and
+    /// [<paramref name="tailStart"/>, <see cref="ImageLength"/>) of the page (a single page leaves out its hole; a run is whole).
+    /// </summary>
+    public static void ImageParts(in PageVersion page, out int firstLength, out long tailStart)
+    {
+        if (page.Pages == 1)
+        {
+            PageHole.Get((byte*)page.Pointer, out var start, out var end);
+            firstLength = start;
+            tailStart = end;
+        }
+        else
+        {
+            firstLength = 0;
+            tailStart = 0;
+        }
+    }
+
+    /// <summary>Bytes the page (or run) spans in memory.</summary>
+    public static long ImageLength(in PageVersion page) => (long)page.Pages * PageHeader.PageSize;
 
     public static uint HeaderChecksum(byte* header, int entryCount)
     {

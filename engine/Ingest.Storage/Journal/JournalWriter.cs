@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Ingest.Storage.Paging;
 
 namespace Ingest.Storage.Journal;
@@ -33,8 +34,16 @@ internal sealed unsafe class JournalWriter : IDisposable
     private readonly List<JournalFile> _spares = [];
     private readonly Lock _filesLock = new();
     private long _nextSequence;
+    private const int MaxRetainedVectors = 64 * 1024;
+    private static readonly byte[] Zeros = GC.AllocateArray<byte>(JournalRecord.Alignment, pinned: true);
+
+    // Shared and never written: a 1 MiB array per new journal file was most of what a batched commit allocated.
+    private static readonly byte[] ZeroFill = new byte[256 * 1024];
     private byte* _buffer;
     private long _bufferSize;
+    private IoVector* _vectors;
+    private int _vectorCapacity;
+    private int _vectorCount;
     private JournalFile? _failedFile;
     private long _failedPosition;
     private bool _createFailed;
@@ -74,9 +83,18 @@ internal sealed unsafe class JournalWriter : IDisposable
     /// <summary>Writes the record for <paramref name="pages"/> with one write, then one sync in durable mode.</summary>
     public void Append(long txId, ReadOnlySpan<PageVersion> pages)
     {
-        var length = JournalRecord.TotalLength(pages.Length, JournalRecord.PayloadLength(pages));
-        EnsureBuffer(length);
-        JournalRecord.Build(_buffer, txId, pages);
+        var payloadLength = JournalRecord.PayloadLength(pages);
+        var length = JournalRecord.TotalLength(pages.Length, payloadLength);
+        var gathered = GatheredWrite.IsSupported;
+        if (gathered)
+        {
+            PrepareGathered(txId, pages, payloadLength, length);
+        }
+        else
+        {
+            EnsureBuffer(length);
+            JournalRecord.Build(_buffer, txId, pages);
+        }
 
         JournalFile? file;
         lock (_filesLock)
@@ -92,13 +110,20 @@ internal sealed unsafe class JournalWriter : IDisposable
 
         try
         {
-            // One write call; only a record over 1 GiB (a huge transaction) takes several.
             _faults.ThrowIfFailing(file.Path, journal: true);
-            for (long done = 0; done < length;)
+            if (gathered)
             {
-                var chunk = (int)Math.Min(length - done, 1L << 30);
-                RandomAccess.Write(file.Handle, new ReadOnlySpan<byte>(_buffer + done, chunk), file.Position + done);
-                done += chunk;
+                GatheredWrite.Write(file.Handle, _vectors, _vectorCount, file.Position);
+            }
+            else
+            {
+                // One write call; only a record over 1 GiB (a huge transaction) takes several.
+                for (long done = 0; done < length;)
+                {
+                    var chunk = (int)Math.Min(length - done, 1L << 30);
+                    RandomAccess.Write(file.Handle, new ReadOnlySpan<byte>(_buffer + done, chunk), file.Position + done);
+                    done += chunk;
+                }
             }
 
             _faults.ThrowIfSyncFailing(file.Path);
@@ -124,6 +149,72 @@ internal sealed unsafe class JournalWriter : IDisposable
             _memory.Free(_buffer, _bufferSize);
             _buffer = null;
             _bufferSize = 0;
+        }
+
+        if (_vectorCapacity > MaxRetainedVectors)
+        {
+            FreeVectors();
+        }
+    }
+
+    /// <summary>
+    /// Lays the record out as pieces for <see cref="GatheredWrite"/>: the header and entries from the
+    /// buffer, then each page's image straight from its scratch copy, then zeros up to the alignment.
+    /// </summary>
+    private void PrepareGathered(long txId, ReadOnlySpan<PageVersion> pages, long payloadLength, long length)
+    {
+        var headLength = JournalRecord.HeadLength(pages.Length);
+        EnsureBuffer(headLength);
+        EnsureVectors((2 * pages.Length) + 2);
+        var vectors = _vectors;
+        var n = 0;
+        vectors[n++] = new IoVector { Base = _buffer, Length = (nuint)headLength };
+        foreach (ref readonly var page in pages)
+        {
+            var source = (byte*)page.Pointer;
+            JournalRecord.ImageParts(page, out var firstLength, out var tailStart);
+            if (firstLength > 0)
+            {
+                vectors[n++] = new IoVector { Base = source, Length = (nuint)firstLength };
+            }
+
+            var tail = JournalRecord.ImageLength(page) - tailStart;
+            if (tail > 0)
+            {
+                vectors[n++] = new IoVector { Base = source + tailStart, Length = (nuint)tail };
+            }
+        }
+
+        JournalRecord.WriteHead(_buffer, txId, pages, payloadLength, PiecewiseChecksum.Compute(vectors + 1, n - 1, payloadLength));
+        var padding = length - headLength - payloadLength;
+        if (padding > 0)
+        {
+            vectors[n++] = new IoVector { Base = (byte*)Unsafe.AsPointer(ref Zeros[0]), Length = (nuint)padding };
+        }
+
+        _vectorCount = n;
+    }
+
+    private void EnsureVectors(int count)
+    {
+        if (_vectorCapacity >= count)
+        {
+            return;
+        }
+
+        FreeVectors();
+        var capacity = Math.Max(64, (int)System.Numerics.BitOperations.RoundUpToPowerOf2((uint)count));
+        _vectors = (IoVector*)_memory.Allocate((long)capacity * sizeof(IoVector));
+        _vectorCapacity = capacity;
+    }
+
+    private void FreeVectors()
+    {
+        if (_vectors != null)
+        {
+            _memory.Free((byte*)_vectors, (long)_vectorCapacity * sizeof(IoVector));
+            _vectors = null;
+            _vectorCapacity = 0;
         }
     }
 
@@ -245,11 +336,10 @@ internal sealed unsafe class JournalWriter : IDisposable
             if (size == _fileSize)
             {
                 // Real zeros, not a sparse file: later syncs then have no block allocation to record.
-                var zeros = new byte[Math.Min(size, 1024 * 1024)];
-                for (long offset = 0; offset < size; offset += zeros.Length)
+                for (long offset = 0; offset < size; offset += ZeroFill.Length)
                 {
                     _faults.ThrowIfFailing(path, journal: true);
-                    RandomAccess.Write(handle, zeros.AsSpan(0, (int)Math.Min(zeros.Length, size - offset)), offset);
+                    RandomAccess.Write(handle, ZeroFill.AsSpan(0, (int)Math.Min(ZeroFill.Length, size - offset)), offset);
                 }
             }
             else
@@ -376,5 +466,7 @@ internal sealed unsafe class JournalWriter : IDisposable
             _buffer = null;
             _bufferSize = 0;
         }
+
+        FreeVectors();
     }
 }

@@ -3,164 +3,246 @@ using System.Runtime.CompilerServices;
 namespace Ingest.Storage.Paging;
 
 /// <summary>
-/// The page translation table: page number -> latest committed version in scratch memory.
-/// Immutable once published, so any number of readers look pages up without locks; the writer
-/// (at commit) and the flusher (after writing pages to the data file) publish modified copies.
-/// Open addressing with linear probing over one flat array, so a copy is one array copy.
-/// Page 0 (the file header) is never in the table, so Page == 0 marks an empty slot.
+/// The page translation table: page number -> its committed versions still in scratch memory, newest
+/// first, each tagged with the transaction that wrote it. One table serves every snapshot: a reader
+/// takes the newest version its transaction id can see, so a commit adds a few versions instead of
+/// copying the table (which made every commit allocate the whole table).
+/// <para>
+/// Readers look pages up without locks. The writer (at commit) and the flusher (after writing versions
+/// to the data file) change the table under the environment's publish lock, in an order readers can
+/// follow: a new version is complete before it becomes the head of its chain; a version is unlinked
+/// only once the data file holds it (or a newer one every reader can see), and freed only once no
+/// reader can reach it (see StorageEnvironment's retirement). Growing the table publishes a new array;
+/// a reader still on the old one only misses versions newer than its snapshot.
+/// </para>
+/// Open addressing with linear probing; page 0 (the file header) is never in the table, so Page == 0
+/// marks an empty slot. A slot whose chain was emptied keeps its page number until the next rebuild.
 /// </summary>
 internal sealed class PageTable
 {
-    public static readonly PageTable Empty = new(16);
+    private const int MinCapacity = 16;
+    private Slot[] _slots = new Slot[MinCapacity];
+    private int _used;
 
-    private readonly PageVersion[] _entries;
-    private readonly int _mask;
-
-    private PageTable(int capacity)
-    {
-        _entries = new PageVersion[capacity];
-        _mask = capacity - 1;
-    }
-
+    /// <summary>Pages that have at least one version in the table.</summary>
     public int Count { get; private set; }
-
-    public PageVersion[] RawEntries => _entries;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int Hash(long page) => (int)(((ulong)page * 0x9E3779B97F4A7C15UL) >> 32);
 
+    /// <summary>The newest version of <paramref name="page"/> written by transaction <paramref name="txId"/> or earlier, or 0.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public nint Find(long page)
+    public nint Find(long page, long txId)
     {
-        var entries = _entries;
-        var i = Hash(page) & _mask;
+        var slots = Volatile.Read(ref _slots);
+        var mask = slots.Length - 1;
+        var i = Hash(page) & mask;
         while (true)
         {
-            ref var e = ref entries[i];
-            if (e.Page == page)
+            ref var s = ref slots[i];
+            var p = Volatile.Read(ref s.Page);
+            if (p == page)
             {
-                return e.Pointer;
+                for (var n = Volatile.Read(ref s.Head); n != null; n = Volatile.Read(ref n.Next))
+                {
+                    if (n.Version.TxId <= txId)
+                    {
+                        return n.Version.Pointer;
+                    }
+                }
+
+                return 0;
             }
 
-            if (e.Page == 0)
+            if (p == 0)
             {
                 return 0;
             }
 
-            i = (i + 1) & _mask;
+            i = (i + 1) & mask;
         }
     }
 
-    /// <summary>A copy with <paramref name="added"/> inserted; versions they replace go to <paramref name="replaced"/>.</summary>
-    public PageTable With(ReadOnlySpan<PageVersion> added, List<PageVersion> replaced)
+    /// <summary>
+    /// Makes <paramref name="added"/> (one commit's versions) the newest of their pages. The versions
+    /// they supersede go to <paramref name="replaced"/>, to be freed once no reader can see them.
+    /// Caller holds the publish lock.
+    /// </summary>
+    public void Publish(ReadOnlySpan<PageVersion> added, List<PageVersion> replaced)
     {
-        var needed = Count + added.Length;
-        var capacity = _entries.Length;
-        while (capacity < needed * 2)
+        if ((_used + added.Length) * 2 > _slots.Length)
         {
-            capacity *= 2;
+            Rebuild(Count + added.Length);
         }
 
-        PageTable copy;
-        if (capacity == _entries.Length)
+        var slots = _slots;
+        var mask = slots.Length - 1;
+        foreach (ref readonly var v in added)
         {
-            copy = new PageTable(capacity) { Count = Count };
-            Array.Copy(_entries, copy._entries, _entries.Length);
-        }
-        else
-        {
-            copy = new PageTable(capacity);
-            foreach (ref var e in _entries.AsSpan())
+            var i = Hash(v.Page) & mask;
+            while (true)
             {
-                if (e.Page != 0)
+                ref var s = ref slots[i];
+                if (s.Page == v.Page)
                 {
-                    copy.InsertNew(e);
+                    var head = s.Head;
+                    if (head == null)
+                    {
+                        Count++;
+                    }
+                    else
+                    {
+                        replaced.Add(head.Version);
+                    }
+
+                    Volatile.Write(ref s.Head, new PageVersionNode(v, head));
+                    break;
                 }
+
+                if (s.Page == 0)
+                {
+                    // The chain before the page number: a reader that sees the number finds the version.
+                    Volatile.Write(ref s.Head, new PageVersionNode(v, null));
+                    Volatile.Write(ref s.Page, v.Page);
+                    _used++;
+                    Count++;
+                    break;
+                }
+
+                i = (i + 1) & mask;
             }
         }
-
-        foreach (var v in added)
-        {
-            copy.Upsert(v, replaced);
-        }
-
-        return copy;
     }
 
-    /// <summary>A copy without the entries for which <paramref name="remove"/> holds (a pure function of the entry).</summary>
-    public PageTable Without<TState>(Func<PageVersion, TState, bool> remove, TState state, List<PageVersion> removed)
+    /// <summary>
+    /// For each page, the version a reader of transaction <paramref name="visibleTx"/> sees, if it was
+    /// written by transaction <paramref name="upTo"/> or earlier: what a flush writes to the data file.
+    /// Runs beside commits; the caller pins <paramref name="visibleTx"/> so those versions stay alive.
+    /// </summary>
+    public void CollectFlushable(long visibleTx, long upTo, List<PageVersion> into, out long end)
     {
-        var remaining = 0;
-        foreach (ref var e in _entries.AsSpan())
+        end = 0;
+        var slots = Volatile.Read(ref _slots);
+        for (var i = 0; i < slots.Length; i++)
         {
-            if (e.Page != 0 && !remove(e, state))
-            {
-                remaining++;
-            }
-        }
-
-        // Sized by what remains: a table emptied by a flush must not keep a bulk load's capacity,
-        // since every commit copies the whole array.
-        var capacity = 16;
-        while (capacity < remaining * 2)
-        {
-            capacity *= 2;
-        }
-
-        var copy = new PageTable(capacity);
-        foreach (ref var e in _entries.AsSpan())
-        {
-            if (e.Page == 0)
+            if (Volatile.Read(ref slots[i].Page) == 0)
             {
                 continue;
             }
 
-            if (remove(e, state))
+            for (var n = Volatile.Read(ref slots[i].Head); n != null; n = Volatile.Read(ref n.Next))
             {
-                removed.Add(e);
-            }
-            else
-            {
-                copy.InsertNew(e);
+                if (n.Version.TxId <= visibleTx)
+                {
+                    if (n.Version.TxId <= upTo)
+                    {
+                        into.Add(n.Version);
+                        end = Math.Max(end, n.Version.Page + n.Version.Pages);
+                    }
+
+                    break;
+                }
             }
         }
-
-        return copy;
     }
 
-    private void InsertNew(in PageVersion v)
+    /// <summary>
+    /// Unlinks <paramref name="flushed"/> (now in the data file) and every older version of their pages.
+    /// A flushed version that was still its page's newest goes to <paramref name="removed"/> to be freed
+    /// once no reader can see it (an older or superseded one was handed out by <see cref="Publish"/>).
+    /// Caller holds the publish lock.
+    /// </summary>
+    public void RemoveFlushed(List<PageVersion> flushed, List<PageVersion> removed)
     {
-        var i = Hash(v.Page) & _mask;
-        while (_entries[i].Page != 0)
+        var slots = _slots;
+        var mask = slots.Length - 1;
+        foreach (var v in flushed)
         {
-            i = (i + 1) & _mask;
+            var i = Hash(v.Page) & mask;
+            while (slots[i].Page != v.Page)
+            {
+                if (slots[i].Page == 0)
+                {
+                    throw new InvalidOperationException($"Flushed page {v.Page} is not in the page table.");
+                }
+
+                i = (i + 1) & mask;
+            }
+
+            ref var s = ref slots[i];
+            if (s.Head != null && s.Head.Version.TxId == v.TxId)
+            {
+                removed.Add(v);
+                Volatile.Write(ref s.Head, null);
+                Count--;
+                continue;
+            }
+
+            for (var n = s.Head; n != null; n = n.Next)
+            {
+                if (n.Next != null && n.Next.Version.TxId == v.TxId)
+                {
+                    Volatile.Write(ref n.Next, null);
+                    break;
+                }
+            }
         }
 
-        _entries[i] = v;
-        Count++;
+        if (_slots.Length > MinCapacity && Count * 8 < _used)
+        {
+            // Mostly emptied by this flush: drop the empty slots so probes stay short, but shrink by
+            // at most a factor of four, or steady commits would regrow it from scratch after every flush.
+            Rebuild(Math.Max(Count, _slots.Length / 8));
+        }
     }
 
-    private void Upsert(in PageVersion v, List<PageVersion> replaced)
+    /// <summary>Every page's newest version (the ones <see cref="RemoveFlushed"/> has not handed out): what closing frees.</summary>
+    public void CollectNewest(List<PageVersion> into)
     {
-        var i = Hash(v.Page) & _mask;
-        while (true)
+        foreach (ref var s in _slots.AsSpan())
         {
-            ref var e = ref _entries[i];
-            if (e.Page == 0)
+            if (s.Page != 0 && s.Head != null)
             {
-                e = v;
-                Count++;
-                return;
+                into.Add(s.Head.Version);
             }
-
-            if (e.Page == v.Page)
-            {
-                replaced.Add(e);
-                e = v;
-                return;
-            }
-
-            i = (i + 1) & _mask;
         }
+    }
+
+    private void Rebuild(int live)
+    {
+        var capacity = MinCapacity;
+        while (capacity < live * 2)
+        {
+            capacity *= 2;
+        }
+
+        var slots = new Slot[capacity];
+        var mask = capacity - 1;
+        var used = 0;
+        foreach (ref var s in _slots.AsSpan())
+        {
+            if (s.Page == 0 || s.Head == null)
+            {
+                continue;
+            }
+
+            var i = Hash(s.Page) & mask;
+            while (slots[i].Page != 0)
+            {
+                i = (i + 1) & mask;
+            }
+
+            slots[i] = s;
+            used++;
+        }
+
+        _used = used;
+        Volatile.Write(ref _slots, slots);
+    }
+
+    private struct Slot
+    {
+        public long Page;
+        public PageVersionNode? Head;
     }
 }

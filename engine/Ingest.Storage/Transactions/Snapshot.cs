@@ -4,23 +4,29 @@ using Ingest.Storage.Paging;
 namespace Ingest.Storage.Transactions;
 
 /// <summary>
-/// What one commit published: its tx id, the page table of versions still in scratch memory, and
-/// the data file mapping. Immutable; readers hold a reference and look pages up without locks.
+/// What one commit published: its tx id, the page table of versions still in scratch memory (shared by
+/// every snapshot; the tx id picks the versions this one sees), and the data file. Immutable;
+/// readers hold a reference and look pages up without locks.
 /// </summary>
-internal sealed unsafe class Snapshot(long txId, PageTable table, DataMap map)
+internal sealed unsafe class Snapshot(long txId, PageTable table, DataFile data)
 {
     public long TxId { get; } = txId;
 
     public PageTable Table { get; } = table;
 
-    public DataMap Map { get; } = map;
+    /// <summary>
+    /// The data file's current mapping, not the one when this snapshot was taken: a flush unlinks
+    /// versions from the shared table only after the data file holds them (grown if needed), and
+    /// it never holds a version newer than the oldest reader's snapshot.
+    /// </summary>
+    public DataMap Map => data.Map;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public byte* GetPage(long page)
     {
         if (Table.Count != 0)
         {
-            var p = Table.Find(page);
+            var p = Table.Find(page, TxId);
             if (p != 0)
             {
                 return (byte*)p;

@@ -251,7 +251,15 @@ public sealed unsafe class WriteTransaction : IDisposable
     {
         pageNumber = AllocatePageNumbers(1);
         var p = _env.Scratch.AllocatePages(1);
-        PageHeader.Initialize(p, pageNumber, type);
+        if (type is PageType.TreeLeaf or PageType.TreeBranch)
+        {
+            TreePage.Initialize(p, pageNumber, type == PageType.TreeLeaf);
+        }
+        else
+        {
+            PageHeader.Initialize(p, pageNumber, type);
+        }
+
         _dirty.Add(new PageVersion { Page = pageNumber, Pointer = (nint)p, Pages = 1 });
         return p;
     }

@@ -15,9 +15,9 @@ public sealed unsafe class Tree
     /// <summary>The longest key a tree accepts.</summary>
     public const int MaxKeySize = TreePage.MaxKeySize;
 
-    private const int MaxDepth = 32;
+    internal const int MaxDepth = 32;
     private readonly PageSource _pages;
-    private long[] _pathPages = []; // allocated by the first modification: reads never need them
+    private long[] _pathPages = []; // set by the first modification: reads never need them
     private int[] _pathIndex = [];
     private int _depth;
 
@@ -137,13 +137,7 @@ public sealed unsafe class Tree
         }
         else
         {
-            var pages = OverflowPage.PagesFor(value.Length);
-            var run = tx.AllocateRun(pages, out var runPage);
-            OverflowPage.SetValueLength(run, value.Length);
-            value.CopyTo(new Span<byte>(run + OverflowPage.HeaderSize, value.Length));
-            var end = OverflowPage.HeaderSize + (long)value.Length;
-            new Span<byte>(run + end, (int)(((long)pages * PageHeader.PageSize) - end)).Clear();
-            size = TreePage.WriteOverflowLeafEntry(EntryBuffer, key, value.Length, runPage);
+            size = WriteOverflowEntry(tx, key, value);
         }
 
         if (found)
@@ -198,6 +192,119 @@ public sealed unsafe class Tree
     /// </summary>
     public long DeleteSorted(ReadOnlySpan<byte> packedKeys, int keySize) => DeleteSortedCore(new PackedKeyList(packedKeys, keySize));
 
+    /// <summary>
+    /// Inserts or replaces the given entries, whose keys must be in strictly ascending order, in one
+    /// ordered pass: each leaf is found once and takes all of its keys that fit; a key that needs a
+    /// split goes the way of <see cref="Put"/>, and the pass goes on from a fresh descent.
+    /// </summary>
+    public void PutSorted(ReadOnlySpan<byte[]> keys, ReadOnlySpan<byte[]> values)
+    {
+        if (keys.Length != values.Length)
+        {
+            throw new ArgumentException($"{keys.Length} keys but {values.Length} values.", nameof(values));
+        }
+
+        PutSortedCore(keys, values);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private void PutSortedCore(ReadOnlySpan<byte[]> keys, ReadOnlySpan<byte[]> values)
+    {
+        _pages.EnsureActive();
+        var tx = _pages.Writer;
+        Version++;
+        long added = 0;
+        var i = 0;
+        var pathValid = false;
+        while (i < keys.Length)
+        {
+            var leafPage = pathValid ? FindLeafFromPath(keys[i]) : FindLeaf(keys[i]);
+            pathValid = true;
+            var hasUpper = LeafUpperBound(_depth, out var upper);
+            var from = 0;
+            for (; i < keys.Length; i++)
+            {
+                var key = keys[i];
+                if (key.Length > MaxKeySize)
+                {
+                    throw new ArgumentException($"Keys are limited to {MaxKeySize} bytes; key {i} has {key.Length}.", nameof(keys));
+                }
+
+                if (i > 0 && key.AsSpan().SequenceCompareTo(keys[i - 1]) <= 0)
+                {
+                    throw new ArgumentException($"Keys must be in strictly ascending order (index {i}).", nameof(keys));
+                }
+
+                if (hasUpper && key.AsSpan().SequenceCompareTo(upper) >= 0)
+                {
+                    break;
+                }
+
+                if (!TryPutInLeaf(tx, leafPage, key, values[i], ref from, ref added))
+                {
+                    // The leaf is full: Put splits it (and maybe its ancestors), so the path is stale.
+                    Put(key, values[i]);
+                    pathValid = false;
+                    i++;
+                    break;
+                }
+            }
+        }
+
+        if (added != 0)
+        {
+            var root = tx.ModifyPage(RootPage);
+            TreePage.SetTreeCount(root, TreePage.GetTreeCount(root) + added);
+        }
+    }
+
+    /// <summary>Puts one entry into <paramref name="leafPage"/> if it fits there without a split.</summary>
+    private bool TryPutInLeaf(WriteTransaction tx, long leafPage, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, ref int from, ref long added)
+    {
+        var leaf = tx.ModifyPage(leafPage);
+        var idx = TreePage.SearchLeaf(leaf, key, out var found, from);
+        var inline = TreePage.LeafEntrySize(key.Length, value.Length, overflow: false) + TreePage.SlotSize <= TreePage.MaxEntryWithSlot;
+        if (found)
+        {
+            var old = TreePage.Entry(leaf, idx);
+            if (inline && !TreePage.IsOverflow(old) && TreePage.LeafValueLength(old) == value.Length)
+            {
+                value.CopyTo(new Span<byte>(TreePage.LeafValue(old), value.Length));
+                from = idx + 1;
+                return true;
+            }
+        }
+
+        var size = TreePage.LeafEntrySize(key.Length, value.Length, overflow: !inline);
+        if (!TreePage.Fits(leaf, size))
+        {
+            return false;
+        }
+
+        if (inline)
+        {
+            TreePage.WriteLeafEntry(EntryBuffer, key, value);
+        }
+        else
+        {
+            WriteOverflowEntry(tx, key, value);
+        }
+
+        if (found)
+        {
+            FreeOverflow(tx, TreePage.Entry(leaf, idx));
+            TreePage.RemoveAt(leaf, idx);
+        }
+        else
+        {
+            added++;
+        }
+
+        TreePage.InsertCopy(leaf, idx, EntryBuffer, size, TempPage);
+        from = idx + 1;
+        return true;
+    }
+
     // Called once with a long loop: without this it would run as unoptimized tier-0 code until OSR.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private long DeleteSortedCore<TKeys>(TKeys keys)
@@ -209,24 +316,13 @@ public sealed unsafe class Tree
         long deleted = 0;
         var i = 0;
         var n = keys.Count;
+        var pathValid = false;
         while (i < n)
         {
-            var leafPage = FindLeaf(keys[i]);
+            // The next leaf from the path of the last one: only the levels whose range ends before the key are searched again.
+            var leafPage = pathValid ? FindLeafFromPath(keys[i]) : FindLeaf(keys[i]);
             var depth = _depth;
-
-            // The leaf holds keys below the separator right of it in the nearest ancestor that has one.
-            var hasUpper = false;
-            ReadOnlySpan<byte> upper = default;
-            for (var d = depth - 1; d >= 0; d--)
-            {
-                var parent = _pages.Read(_pathPages[d]);
-                if (_pathIndex[d] + 1 < TreePage.GetCount(parent))
-                {
-                    upper = TreePage.BranchKey(TreePage.Entry(parent, _pathIndex[d] + 1));
-                    hasUpper = true;
-                    break;
-                }
-            }
+            var hasUpper = LeafUpperBound(depth, out var upper);
 
             byte* leaf = null;
             var from = 0;
@@ -269,14 +365,17 @@ public sealed unsafe class Tree
 
             if (j == i)
             {
-                j++; // defensive: FindLeaf routes keys[i] to this leaf, so the loop always consumes it
+                j++; // defensive: the descent routes keys[i] to this leaf, so the loop always consumes it
             }
 
+            pathValid = true;
             if (removedHere > 0)
             {
                 TreePage.RemoveMarked(leaf, removedBytes);
                 deleted += removedHere;
-                Rebalance(tx, leafPage, depth);
+
+                // A merge moves entries between pages and removes separators: descend afresh after one.
+                pathValid = !Rebalance(tx, leafPage, depth);
             }
 
             i = j;
@@ -291,11 +390,64 @@ public sealed unsafe class Tree
         return deleted;
     }
 
+    /// <summary>
+    /// The leaf at the end of the recorded path holds keys below <paramref name="upper"/>: the separator
+    /// right of the path in the nearest ancestor that has one. False for the last leaf (no bound).
+    /// </summary>
+    private bool LeafUpperBound(int depth, out ReadOnlySpan<byte> upper)
+    {
+        for (var d = depth - 1; d >= 0; d--)
+        {
+            var parent = _pages.Read(_pathPages[d]);
+            if (_pathIndex[d] + 1 < TreePage.GetCount(parent))
+            {
+                upper = TreePage.BranchKey(TreePage.Entry(parent, _pathIndex[d] + 1));
+                return true;
+            }
+        }
+
+        upper = default;
+        return false;
+    }
+
+    /// <summary>
+    /// Like <see cref="FindLeaf"/> for a key above the last one found, on an unchanged tree: climbs
+    /// the recorded path only as far as the first branch whose range holds the key, then descends.
+    /// </summary>
+    private long FindLeafFromPath(ReadOnlySpan<byte> key)
+    {
+        _pages.CountDescent();
+        var level = _depth - 1;
+        while (level > 0 && LeafUpperBound(level, out var upper) && key.SequenceCompareTo(upper) >= 0)
+        {
+            level--;
+        }
+
+        if (level < 0)
+        {
+            return RootPage; // the root is the only leaf
+        }
+
+        return DescendFrom(level, _pathPages[level], key);
+    }
+
     /// <summary>Opens a cursor for ordered scans.</summary>
     public TreeCursor CreateCursor()
     {
         _pages.EnsureActive();
         return new TreeCursor(this);
+    }
+
+    /// <summary>Writes the value to a new overflow run and the leaf entry pointing at it to EntryBuffer; returns the entry's size.</summary>
+    private int WriteOverflowEntry(WriteTransaction tx, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    {
+        var pages = OverflowPage.PagesFor(value.Length);
+        var run = tx.AllocateRun(pages, out var runPage);
+        OverflowPage.SetValueLength(run, value.Length);
+        value.CopyTo(new Span<byte>(run + OverflowPage.HeaderSize, value.Length));
+        var end = OverflowPage.HeaderSize + (long)value.Length;
+        new Span<byte>(run + end, (int)(((long)pages * PageHeader.PageSize) - end)).Clear();
+        return TreePage.WriteOverflowLeafEntry(EntryBuffer, key, value.Length, runPage);
     }
 
     private void FreeOverflow(WriteTransaction tx, byte* entry)
@@ -311,14 +463,21 @@ public sealed unsafe class Tree
     {
         if (_pathPages.Length == 0)
         {
-            _pathPages = new long[MaxDepth];
-            _pathIndex = new int[MaxDepth];
+            // The writer's path arrays: a path lives only within one modifying call, and one writer
+            // makes one call at a time, so a tree opened per transaction allocates none.
+            var env = _pages.Writer.Environment;
+            _pathPages = env.WriterTreePath;
+            _pathIndex = env.WriterTreePathIndex;
         }
 
         _pages.CountDescent();
-        var page = RootPage;
+        return DescendFrom(0, RootPage, key);
+    }
+
+    /// <summary>Descends from <paramref name="page"/> at <paramref name="depth"/> to the leaf for <paramref name="key"/>, recording the path below it.</summary>
+    private long DescendFrom(int depth, long page, ReadOnlySpan<byte> key)
+    {
         var p = _pages.Read(page);
-        var depth = 0;
         while (!TreePage.IsLeaf(p))
         {
             var i = TreePage.SearchBranch(p, key);
@@ -459,9 +618,10 @@ public sealed unsafe class Tree
 
     private int SizeAt(byte* temp, int k, int index, int newSize) => k == index ? newSize : TreePage.EntrySize(temp, TreePage.Entry(temp, k < index ? k : k - 1));
 
-    /// <summary>After removals from <paramref name="page"/>: merges underfull pages with a sibling, upwards, and shrinks the root.</summary>
-    private void Rebalance(WriteTransaction tx, long page, int depth)
+    /// <summary>After removals from <paramref name="page"/>: merges underfull pages with a sibling, upwards, and shrinks the root. True if it changed the tree's shape.</summary>
+    private bool Rebalance(WriteTransaction tx, long page, int depth)
     {
+        var changed = false;
         while (true)
         {
             var p = _pages.Read(page);
@@ -479,14 +639,15 @@ public sealed unsafe class Tree
                     TreePage.SetTreeCount(w, treeCount);
                     tx.FreePage(child);
                     p = w;
+                    changed = true;
                 }
 
-                return;
+                return changed;
             }
 
             if (TreePage.Used(p) >= TreePage.Capacity / 4)
             {
-                return;
+                return changed;
             }
 
             var parentPage = _pathPages[depth - 1];
@@ -494,7 +655,7 @@ public sealed unsafe class Tree
             var parentCount = TreePage.GetCount(parent);
             if (parentCount < 2)
             {
-                return;
+                return changed;
             }
 
             var pi = _pathIndex[depth - 1];
@@ -509,7 +670,7 @@ public sealed unsafe class Tree
             var needed = TreePage.Used(l) + TreePage.Used(r) + (isLeaf ? 0 : separator.Length);
             if (needed > TreePage.Capacity)
             {
-                return;
+                return changed;
             }
 
             var lw = tx.ModifyPage(leftPage);
@@ -536,6 +697,7 @@ public sealed unsafe class Tree
 
             TreePage.RemoveAt(tx.ModifyPage(parentPage), ri);
             tx.FreePage(rightPage);
+            changed = true;
             page = parentPage;
             depth--;
         }

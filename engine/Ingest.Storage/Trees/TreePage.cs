@@ -38,9 +38,16 @@ internal static unsafe class TreePage
     public const int MaxEntryWithSlot = Capacity / 4;
     public const int MaxKeySize = 2000;
 
+    /// <summary>
+    /// Makes <paramref name="p"/> an empty tree page. Only the header is cleared: entries overwrite the
+    /// heap, and commit zeroes the unused middle (see PageHole) before the checksum, so clearing all
+    /// 8 KiB here (twice for a split's new page) only cost time.
+    /// </summary>
     public static void Initialize(byte* p, long pageNumber, bool isLeaf)
     {
-        PageHeader.Initialize(p, pageNumber, isLeaf ? PageType.TreeLeaf : PageType.TreeBranch);
+        new Span<byte>(p, HeaderSize).Clear();
+        *(long*)p = pageNumber;
+        p[PageHeader.TypeOffset] = (byte)(isLeaf ? PageType.TreeLeaf : PageType.TreeBranch);
         SetUpper(p, PageHeader.PageSize);
     }
 

@@ -69,7 +69,7 @@ internal sealed unsafe class StorageVerifier(Snapshot snapshot)
             return null;
         }
 
-        var inScratch = snapshot.Table.Count != 0 ? snapshot.Table.Find(page) : 0;
+        var inScratch = snapshot.Table.Count != 0 ? snapshot.Table.Find(page, snapshot.TxId) : 0;
         var p = inScratch != 0 ? (byte*)inScratch : snapshot.Map.GetPageUnverified(page);
         if (p == null)
         {
@@ -262,7 +262,7 @@ internal sealed unsafe class StorageVerifier(Snapshot snapshot)
         var end = Math.Min(_nextPage, snapshot.Map.PageCount);
         for (var page = StatePage.PageNumber + 1; page < end; page++)
         {
-            if (_seen.Contains(page) || IsFree(bitmaps, page) != false || (snapshot.Table.Count != 0 && snapshot.Table.Find(page) != 0))
+            if (_seen.Contains(page) || IsFree(bitmaps, page) != false || (snapshot.Table.Count != 0 && snapshot.Table.Find(page, snapshot.TxId) != 0))
             {
                 continue;
             }
