@@ -175,7 +175,7 @@ internal sealed class GrafanaTargetResolver
     };
 
     /// <summary>Documents and projections get a <c>limit</c> of at most <see cref="MaxTableRows"/>: a table panel shows no more.</summary>
-    private static ParsedQuery CapRows(ParsedQuery query)
+    internal static ParsedQuery CapRows(ParsedQuery query)
     {
         var aggregated = query.GroupBy.Count > 0 || query.Select.Any(static s => s is AggregateSelect or FacetSelect);
         if (aggregated || query.Limit is NumberValue { Value: <= MaxTableRows })
