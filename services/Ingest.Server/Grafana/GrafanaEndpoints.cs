@@ -27,8 +27,8 @@ public static class GrafanaEndpoints
     {
         ArgumentNullException.ThrowIfNull(endpoints);
         var grafana = endpoints.MapGroup(BasePath);
+        // One route answers both /grafana and /grafana/ (routing ignores a trailing slash; a second route would be ambiguous).
         grafana.MapGet("", Test);
-        grafana.MapGet("/", Test);
         grafana.MapPost("/query", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, body => source.QueryAsync(body, context.RequestAborted)));
         grafana.MapPost("/variable", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, body => source.VariableAsync(body, context.RequestAborted)));
         grafana.MapPost("/metrics", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, _ => Task.FromResult(source.Metrics())));
