@@ -47,7 +47,7 @@ internal static class GrafanaTimeseriesWorkload
             IngestHost.StartAsync(app).GetAwaiter().GetResult();
             var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.First();
             using var client = new HttpClient { BaseAddress = new Uri(address), Timeout = TimeSpan.FromMinutes(15) };
-            Load(app.Services.GetRequiredService<DocumentStore>(), data);
+            IngestQuerySystem.PutAll(app.Services.GetRequiredService<DocumentStore>(), data);
             var load = Stopwatch.StartNew();
             for (var pass = 0; pass < 2; pass++)
             {
@@ -80,20 +80,6 @@ internal static class GrafanaTimeseriesWorkload
         {
             app.StopAsync().GetAwaiter().GetResult();
             ((IAsyncDisposable)app).DisposeAsync().AsTask().GetAwaiter().GetResult();
-        }
-    }
-
-    private static void Load(DocumentStore store, OrderDataset data)
-    {
-        var batch = new WriteBatch();
-        for (var i = 0; i < data.Count; i++)
-        {
-            batch.Put(data.Ids[i], OrderDataset.Collection, data.Bodies[i]);
-            if (batch.Count == 10_000 || i == data.Count - 1)
-            {
-                store.WriteAsync(batch).GetAwaiter().GetResult();
-                batch = new WriteBatch();
-            }
         }
     }
 
