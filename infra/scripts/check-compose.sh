@@ -650,6 +650,26 @@ else:
     if check(prov is not None and os.path.isdir(prov), f"provisioning comes from {os.path.relpath(prov, ROOT) if prov else '?'}",
              "/etc/grafana/provisioning is not bind-mounted from the repository"):
         env_ref = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+        ds_types = {}
+        server_routes = set()
+        for cs in glob.glob(os.path.join(ROOT, "services", "Ingest.Server", "**", "*.cs"), recursive=True):
+            text = open(cs, encoding="utf-8").read()
+            group = re.search(r'MapGroup\("([^"]+)"\)', text)
+            for m in re.finditer(r'\b(grafana|endpoints)\.Map(?:Get|Post|Put|Delete)\("([^"]*)"', text):
+                prefix = group.group(1) if m.group(1) == "grafana" and group else ""
+                server_routes.add((prefix + m.group(2)).rstrip("/") or "/")
+
+        def check_api_key_header(ds):
+            """A data source that sends a header sends the one the server reads, with a value from the environment."""
+            jd, secure = ds.get("jsonData") or {}, ds.get("secureJsonData") or {}
+            names = {k[len("httpHeaderName"):]: v for k, v in jd.items() if k.startswith("httpHeaderName")}
+            check(any(v == "X-Api-Key" and secure.get(f"httpHeaderValue{i}") for i, v in names.items()),
+                  f"data source {ds.get('name')}: sends X-Api-Key (httpHeaderName/httpHeaderValue pair)",
+                  f"data source {ds.get('name')}: does not send the API key as X-Api-Key with a secureJsonData value")
+
+        def route_of(url):
+            path = str(url).split("?", 1)[0].rstrip("/") or "/"
+            return any(re.fullmatch(re.sub(r"\\\{[^}]*\\\}", "[^/]+", re.escape(r)), path) for r in server_routes)
         for f in sorted(glob.glob(os.path.join(prov, "datasources", "*.y*ml"))):
             rel = os.path.relpath(f, ROOT)
             d = load_yaml(f)
@@ -658,6 +678,15 @@ else:
                 uid, typ = ds.get("uid"), ds.get("type")
                 check(uid and uid not in ds_uids, f"data source {ds.get('name')}: uid {uid}", f"data source {ds.get('name')}: missing or duplicate uid")
                 ds_uids.add(uid)
+                ds_types[uid] = typ
+                if resolves_to_service(services, url_host_port(ds.get("url", ""))[0]) == "ingest":
+                    check_api_key_header(ds)
+                if typ == "yesoreyeram-infinity-datasource":
+                    allowed = (ds.get("jsonData") or {}).get("allowedHosts") or []
+                    base = str(ds.get("url", "")).rstrip("/")
+                    check(base and base in [str(a).rstrip("/") for a in allowed],
+                          f"data source {ds.get('name')}: Infinity may call its base URL {base} (allowedHosts)",
+                          f"data source {ds.get('name')}: Infinity's allowedHosts {allowed} lack its url {base}; panels would be refused")
                 check(typ in plugins or typ in CORE_TYPES, f"data source {ds.get('name')}: type {typ} is installed",
                       f"data source {ds.get('name')}: type {typ} is neither built in nor in GF_INSTALL_PLUGINS")
                 h, p, _ = url_host_port(ds.get("url", ""))
@@ -710,6 +739,26 @@ else:
                     bad = {r for r in refs if r not in ds_uids and not r.startswith("$")}
                     check(not bad, f"{jrel}: data sources {sorted(refs)} are provisioned",
                           f"{jrel}: data source uids {sorted(bad)} are not provisioned")
+                    # Each panel target: its data source type matches the provisioned one; an Infinity URL is a
+                    # path the server maps; a JSON data source target has query text.
+                    def targets(panels):
+                        for panel in panels:
+                            yield from ((panel, t) for t in panel.get("targets") or [])
+                            yield from targets(panel.get("panels") or [])
+                    for panel, t in targets(dash.get("panels") or []):
+                        ds = t.get("datasource") or panel.get("datasource") or {}
+                        uid, typ = ds.get("uid"), ds.get("type")
+                        where = f"{jrel}: panel '{panel.get('title')}' {t.get('refId')}"
+                        if uid in ds_types:
+                            check(typ == ds_types[uid], f"{where}: data source type {typ}",
+                                  f"{where}: says type {typ} but {uid} is {ds_types[uid]}")
+                        if typ == "yesoreyeram-infinity-datasource":
+                            url = t.get("url", "")
+                            check(url.startswith("/") and route_of(url), f"{where}: Infinity URL {url} is a server route",
+                                  f"{where}: Infinity URL {url!r} is not a path the server maps (relative to the data source URL)")
+                        elif typ == "simpod-json-datasource":
+                            check(bool(str(t.get("target", "")).strip()), f"{where}: has a target",
+                                  f"{where}: has no target (query text, saved query or collection)")
 
 # ---------------------------------------------------------------- Kafka and RabbitMQ
 section("kafka")

@@ -22,7 +22,7 @@ internal static class DurableJsonFile
         }
         catch (JsonException ex)
         {
-            throw new InvalidOperationException($"The ETL state file '{path}' is not valid JSON ({ex.Message}); move it aside to start without it.", ex);
+            throw new InvalidOperationException($"The state file '{path}' is not valid JSON ({ex.Message}); move it aside to start without it.", ex);
         }
     }
 

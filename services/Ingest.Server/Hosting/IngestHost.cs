@@ -2,6 +2,7 @@ using Ingest.Server.Api;
 using Ingest.Indexing.Runtime;
 using Ingest.Server.Batching;
 using Ingest.Server.Etl;
+using Ingest.Server.Grafana;
 using Ingest.Server.Indexes;
 using Ingest.Query.AutoIndexes;
 using Ingest.Server.Queries;
@@ -61,6 +62,7 @@ public static class IngestHost
         builder.Services.AddSingleton<IndexRuntime>();
         builder.Services.AddSingleton<QueryRuntime>();
         builder.Services.AddSingleton<QueryEngine>();
+        builder.Services.AddGrafana();
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddEtl(builder.Configuration);
@@ -79,6 +81,7 @@ public static class IngestHost
         app.MapAdminEndpoints();
         app.MapIndexEndpoints();
         app.MapQueryEndpoints();
+        app.MapGrafanaEndpoints();
         app.MapEtlEndpoints();
         app.MapMetricsEndpoint();
         return app;

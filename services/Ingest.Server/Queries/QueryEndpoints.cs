@@ -1,6 +1,7 @@
 using System.Text.Json;
 using Ingest.Query.Syntax;
 using Ingest.Server.Api;
+using Ingest.Server.Grafana;
 
 namespace Ingest.Server.Queries;
 
@@ -77,6 +78,24 @@ public static partial class QueryEndpoints
 
     private static async Task RunAsync(HttpContext context, QueryRequest request, QueryEngine engine, ILogger logger)
     {
+        if (!QueryParameters.TryGetSingle(context.Request, "format", out var formatText, out var badFormat))
+        {
+            await badFormat!.ExecuteAsync(context).ConfigureAwait(false);
+            return;
+        }
+
+        if (!TryReadFormat(formatText, out var format))
+        {
+            await ApiProblems.BadParameter("format", formatText, "json (the default), rows (a flat JSON array for Grafana's Infinity) or csv").ExecuteAsync(context).ConfigureAwait(false);
+            return;
+        }
+
+        if (format != ResultFormat.Json)
+        {
+            await (await RunAsTableAsync(request, format, engine, context.RequestAborted).ConfigureAwait(false)).ExecuteAsync(context).ConfigureAwait(false);
+            return;
+        }
+
         var ct = context.RequestAborted;
         QueryExecution execution;
         try
@@ -125,6 +144,37 @@ public static partial class QueryEndpoints
                     // The client went away.
                 }
             }
+        }
+    }
+
+    private static bool TryReadFormat(string? text, out ResultFormat format)
+    {
+        format = ResultFormat.Json;
+        return string.IsNullOrEmpty(text) || (Enum.TryParse(text, ignoreCase: true, out format) && Enum.IsDefined(format) && !char.IsDigit(text[0]));
+    }
+
+    /// <summary>
+    /// <c>format=rows</c> and <c>format=csv</c>: the rows are read whole (documents and projections at most
+    /// <see cref="GrafanaTargetResolver.MaxTableRows"/> unless the query's limit is smaller) and written flat.
+    /// </summary>
+    private static async Task<IResult> RunAsTableAsync(QueryRequest request, ResultFormat format, QueryEngine engine, CancellationToken ct)
+    {
+        try
+        {
+            var query = GrafanaTargetResolver.CapRows(QueryParser.Parse(request.Text));
+            using var execution = await engine.StartAsync(query, request.Parameters, request.WaitForNonStale, request.Continuation, ct).ConfigureAwait(false);
+            var table = await ResultTable.ReadAsync(execution, query, ct).ConfigureAwait(false);
+            return format == ResultFormat.Csv
+                ? TypedResults.Bytes(ResultTableWriter.ToCsv(table), "text/csv; charset=utf-8")
+                : TypedResults.Bytes(ResultTableWriter.ToJsonRows(table), "application/json; charset=utf-8");
+        }
+        catch (QueryException ex)
+        {
+            return QueryProblems.Invalid(ex);
+        }
+        catch (QueryUnavailableException ex)
+        {
+            return QueryProblems.Unavailable(ex);
         }
     }
 

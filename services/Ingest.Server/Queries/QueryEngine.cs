@@ -41,10 +41,17 @@ public sealed class QueryEngine
     public int RunningQueries => Volatile.Read(ref _running);
 
     /// <summary>Starts <paramref name="text"/>: the match set is computed when this returns, rows as they are written. Dispose the result.</summary>
-    public async Task<QueryExecution> StartAsync(string text, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale, string? continuation, CancellationToken ct)
+    public Task<QueryExecution> StartAsync(string text, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale, string? continuation, CancellationToken ct) =>
+        StartAsync(QueryParser.Parse(text), parameters, waitForNonStale, continuation, ct);
+
+    /// <summary>
+    /// Starts a query already parsed, for callers that add conditions to what a user wrote (Grafana's ad hoc filters)
+    /// and want errors to point at the user's text.
+    /// </summary>
+    public async Task<QueryExecution> StartAsync(ParsedQuery query, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale, string? continuation, CancellationToken ct)
     {
+        ArgumentNullException.ThrowIfNull(query);
         var started = Stopwatch.GetTimestamp();
-        var query = QueryParser.Parse(text);
         var bound = new QueryParameters(parameters);
 
         // A second attempt covers an index deleted or rebuilt between the choice and the read (an idle automatic index

@@ -46,21 +46,26 @@ internal sealed class IngestQuerySystem : IQuerySystem
 
     public void Load(OrderDataset data)
     {
+        PutAll(_store, data);
+        _indexes.PutAsync(Index).GetAwaiter().GetResult();
+        if (!_indexes.WaitForIndexedEtagAsync(Index.Name, _store.LastEtag, TimeSpan.FromMinutes(10)).GetAwaiter().GetResult())
+        {
+            throw new InvalidOperationException($"the index did not catch up: {_indexes.GetStatus(Index.Name)}");
+        }
+    }
+
+    /// <summary>Stores every order in batches of 10,000 (the grafana-timeseries workload loads its server's store the same way).</summary>
+    public static void PutAll(DocumentStore store, OrderDataset data)
+    {
         var batch = new WriteBatch();
         for (var i = 0; i < data.Count; i++)
         {
             batch.Put(data.Ids[i], OrderDataset.Collection, data.Bodies[i]);
             if (batch.Count == 10_000 || i == data.Count - 1)
             {
-                _store.WriteAsync(batch).GetAwaiter().GetResult();
+                store.WriteAsync(batch).GetAwaiter().GetResult();
                 batch = new WriteBatch();
             }
-        }
-
-        _indexes.PutAsync(Index).GetAwaiter().GetResult();
-        if (!_indexes.WaitForIndexedEtagAsync(Index.Name, _store.LastEtag, TimeSpan.FromMinutes(10)).GetAwaiter().GetResult())
-        {
-            throw new InvalidOperationException($"the index did not catch up: {_indexes.GetStatus(Index.Name)}");
         }
     }
 

@@ -22,7 +22,7 @@ internal static class QueriesCommand
 
     public static int Run(string[] args)
     {
-        if (!BenchmarkArguments.TryParse(args, IndexingCommand.DefaultSeed, [.. Systems], [.. QueryWorkload.All.Select(w => w.Name)], out var options, out var error))
+        if (!BenchmarkArguments.TryParse(args, IndexingCommand.DefaultSeed, [.. Systems], [.. QueryWorkload.All.Select(w => w.Name), GrafanaTimeseriesWorkload.Name], out var options, out var error))
         {
             Console.Error.WriteLine(error);
             Console.Error.WriteLine($"usage: {Usage}");
@@ -46,7 +46,7 @@ internal static class QueriesCommand
 
         var total = Stopwatch.StartNew();
         var results = new List<QueryMeasurement>();
-        foreach (var name in systems)
+        foreach (var name in workloads.Count == 0 ? [] : systems)
         {
             var directory = Path.Combine(options.BaseDirectory, $"ingest-bench-queries-{name}-{Guid.NewGuid():N}");
             Directory.CreateDirectory(directory);
@@ -77,6 +77,11 @@ internal static class QueriesCommand
             }
         }
 
+        if (systems.Contains(Ingest) && (options.Workloads.Count == 0 || options.Workloads.Contains(GrafanaTimeseriesWorkload.Name)))
+        {
+            results.Add(MeasureGrafana(data, options.BaseDirectory, duration, minQueries));
+        }
+
         Console.WriteLine($"ran in {total.Elapsed.TotalSeconds:N1} s");
         Console.WriteLine();
         QueriesReport.WriteTable(workloads, results);
@@ -105,6 +110,29 @@ internal static class QueriesCommand
         {
             Console.WriteLine($"[{system.Name}] {workload.Name} FAILED: {e}");
             return new QueryMeasurement(workload.Name, system.Name, threads, 0, 0, 0, 0, e.Message);
+        }
+    }
+
+    private static QueryMeasurement MeasureGrafana(OrderDataset data, string baseDirectory, TimeSpan duration, int minRefreshes)
+    {
+        var directory = Path.Combine(baseDirectory, $"ingest-bench-grafana-{Guid.NewGuid():N}");
+        try
+        {
+            return GrafanaTimeseriesWorkload.Run(data, directory, duration, minRefreshes);
+        }
+#pragma warning disable CA1031 // A failing workload is reported in the table; the others still ran.
+        catch (Exception e)
+#pragma warning restore CA1031
+        {
+            Console.WriteLine($"[{Ingest}] {GrafanaTimeseriesWorkload.Name} FAILED: {e}");
+            return new QueryMeasurement(GrafanaTimeseriesWorkload.Name, Ingest, 6, 0, 0, 0, 0, e.Message);
+        }
+        finally
+        {
+            if (Directory.Exists(directory))
+            {
+                Directory.Delete(directory, recursive: true);
+            }
         }
     }
 

@@ -1,0 +1,417 @@
+using System.Buffers;
+using System.Text.Json;
+using Ingest.Indexing.Definitions;
+using Ingest.Query.Execution;
+using Ingest.Query.Syntax;
+using Ingest.Server.Queries;
+
+namespace Ingest.Server.Grafana;
+
+/// <summary>
+/// Answers the simPod JSON data source's calls with Ingest queries run by <see cref="QueryEngine"/>: <c>/query</c>
+/// (time series for <c>group by time()</c> with aggregates, tables otherwise), <c>/variable</c>, <c>/tag-keys</c>,
+/// <c>/tag-values</c>, <c>/metrics</c> and <c>/metric-payload-options</c>. Each method returns the response body.
+/// </summary>
+internal sealed class GrafanaDataSource
+{
+    /// <summary>Values a variable or tag drop-down lists at most.</summary>
+    public const int MaxListedValues = 1000;
+
+    /// <summary>How long a query that has just made its automatic index waits for it, so a new panel does not start empty.</summary>
+    private static readonly TimeSpan NewIndexWait = TimeSpan.FromSeconds(10);
+
+    private static readonly string[] AggregateNames = ["count", "sum", "avg", "min", "max"];
+
+    private readonly QueryEngine _engine;
+    private readonly GrafanaTargetResolver _resolver;
+    private readonly GrafanaFieldCatalog _catalog;
+    private readonly SavedQueryStore _saved;
+    private readonly TimeProvider _time;
+
+    public GrafanaDataSource(QueryEngine engine, GrafanaTargetResolver resolver, GrafanaFieldCatalog catalog, SavedQueryStore saved, TimeProvider time)
+    {
+        _engine = engine;
+        _resolver = resolver;
+        _catalog = catalog;
+        _saved = saved;
+        _time = time;
+    }
+
+    /// <summary>Runs a resolved query and reads its rows; a query that made its automatic index waits for it once.</summary>
+    public async Task<ResultTable> RunAsync(ParsedQuery query, IReadOnlyDictionary<string, JsonElement> parameters, CancellationToken ct)
+    {
+        var execution = await _engine.StartAsync(query, parameters, null, null, ct).ConfigureAwait(false);
+        if (execution.IndexCreated)
+        {
+            execution.Dispose();
+            try
+            {
+                execution = await _engine.StartAsync(query, parameters, NewIndexWait, null, ct).ConfigureAwait(false);
+            }
+            catch (QueryUnavailableException)
+            {
+                execution = await _engine.StartAsync(query, parameters, null, null, ct).ConfigureAwait(false);
+            }
+        }
+
+        using (execution)
+        {
+            return await ResultTable.ReadAsync(execution, query, ct).ConfigureAwait(false);
+        }
+    }
+
+    public async Task<IResult> QueryAsync(JsonElement body, CancellationToken ct)
+    {
+        var request = GrafanaRequestReader.ReadQuery(body, _time);
+        var (_, interval) = GrafanaBucket.Choose(request.From, request.To, request.IntervalMs, request.MaxDataPoints);
+        var answers = new List<(string RefId, ResultTable Table)>(request.Targets.Count);
+        foreach (var target in request.Targets)
+        {
+            ResolvedTarget? resolved = null;
+            try
+            {
+                resolved = _resolver.Resolve(target.Target, target.Payload, request.From, request.To, interval, request.Filters);
+                answers.Add((target.RefId, await RunAsync(resolved.Query, resolved.Parameters, ct).ConfigureAwait(false)));
+            }
+            catch (QueryException ex)
+            {
+                return GrafanaProblems.InvalidQuery(GrafanaTargetResolver.Describe(ex, target.RefId, resolved?.Origin, request.Filters), ex, target.RefId);
+            }
+            catch (QueryUnavailableException ex)
+            {
+                return GrafanaProblems.Unavailable($"query {target.RefId}: {ex.Message}", ex.StatusCode);
+            }
+        }
+
+        return Json(writer =>
+        {
+            writer.WriteStartArray();
+            foreach (var (refId, table) in answers)
+            {
+                if (table.IsTimeSeries)
+                {
+                    WriteSeries(writer, refId, table);
+                }
+                else
+                {
+                    WriteTable(writer, refId, table);
+                }
+            }
+
+            writer.WriteEndArray();
+        });
+    }
+
+    /// <summary>
+    /// <c>{payload: {target: "query text"}, range}</c> to <c>[{"__text", "__value"}]</c>: a facet's values, else the
+    /// columns named <c>__text</c>/<c>__value</c>, else the first column; distinct, in the query's order.
+    /// </summary>
+    public async Task<IResult> VariableAsync(JsonElement body, CancellationToken ct)
+    {
+        var payload = GrafanaRequestReader.ReadPayload(body) ?? default;
+        var text = GrafanaRequestReader.ReadString(payload, "target") ?? GrafanaRequestReader.ReadString(payload, "query") ?? GrafanaRequestReader.ReadString(body, "target");
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            return GrafanaProblems.BadRequest("The variable has no query: put the query text in the variable's editor (payload.target).");
+        }
+
+        var (from, to) = GrafanaRequestReader.ReadRange(body, _time, required: false);
+        var (_, interval) = GrafanaBucket.Choose(from, to, 0, 0);
+        ResolvedTarget? resolved = null;
+        ResultTable table;
+        try
+        {
+            resolved = _resolver.Resolve(text.Trim(), null, from, to, interval, []);
+            table = await RunAsync(resolved.Query, resolved.Parameters, ct).ConfigureAwait(false);
+        }
+        catch (QueryException ex)
+        {
+            return GrafanaProblems.InvalidQuery(GrafanaTargetResolver.Describe(ex, "variable", resolved?.Origin, []), ex, "variable");
+        }
+        catch (QueryUnavailableException ex)
+        {
+            return GrafanaProblems.Unavailable(ex.Message, ex.StatusCode);
+        }
+
+        var columns = table.Columns.Select(static c => c.Name).ToList();
+        var valueColumn = Math.Max(0, FirstOf(columns, "__value", "value", "range"));
+        var textColumn = columns.IndexOf("__text") is var t and >= 0 ? t : valueColumn;
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        return Json(writer =>
+        {
+            writer.WriteStartArray();
+            foreach (var row in table.Rows)
+            {
+                if (columns.Count == 0 || seen.Count >= MaxListedValues || !seen.Add(ResultValues.Text(row[valueColumn])))
+                {
+                    continue;
+                }
+
+                writer.WriteStartObject();
+                writer.WriteString("__text", ResultValues.Text(row[textColumn]));
+                writer.WriteString("__value", ResultValues.Text(row[valueColumn]));
+                writer.WriteEndObject();
+            }
+
+            writer.WriteEndArray();
+        });
+    }
+
+    /// <summary>Ad hoc filter keys: every indexed field by name, <c>[{"type": "string"|"number"|"time"|"boolean", "text"}]</c>.</summary>
+    public IResult TagKeys() => Json(writer =>
+    {
+        writer.WriteStartArray();
+        foreach (var field in _catalog.IndexedFields())
+        {
+            writer.WriteStartObject();
+            writer.WriteString("type", TypeName(field.Type));
+            writer.WriteString("text", field.Name);
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+    });
+
+    /// <summary><c>{key}</c> to <c>[{"text"}]</c>: the key's values, most frequent first; none for an unknown key or a text field.</summary>
+    public async Task<IResult> TagValuesAsync(JsonElement body, CancellationToken ct)
+    {
+        var key = GrafanaRequestReader.ReadString(body, "key");
+        var values = string.IsNullOrEmpty(key) ? [] : await ValuesOfAsync(key, ct).ConfigureAwait(false);
+        return Json(writer =>
+        {
+            writer.WriteStartArray();
+            foreach (var value in values)
+            {
+                writer.WriteStartObject();
+                writer.WriteString("text", value);
+                writer.WriteEndObject();
+            }
+
+            writer.WriteEndArray();
+        });
+    }
+
+    /// <summary>
+    /// What a panel can query: each saved query (its parameters as inputs) and each collection (a builder: time field,
+    /// aggregate, number field, split by field, where).
+    /// </summary>
+    public IResult Metrics() => Json(writer =>
+    {
+        writer.WriteStartArray();
+        foreach (var saved in _saved.List())
+        {
+            writer.WriteStartObject();
+            writer.WriteString("value", saved.Name);
+            writer.WriteString("label", saved.Description is { Length: > 0 } d ? $"{saved.Name}: {d}" : saved.Name);
+            writer.WriteStartArray("payloads");
+            foreach (var (name, value) in saved.Parameters ?? new Dictionary<string, JsonElement>())
+            {
+                WritePayload(writer, name, name, "select", $"default: {ResultValues.Text(value)}");
+            }
+
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+        }
+
+        foreach (var collection in _catalog.Collections())
+        {
+            writer.WriteStartObject();
+            writer.WriteString("value", collection);
+            writer.WriteString("label", $"collection {collection}");
+            writer.WriteStartArray("payloads");
+            WritePayload(writer, "time", "Time field (time series)", "select", "none: a table");
+            WritePayload(writer, "aggregate", "Aggregate", "select", "count");
+            WritePayload(writer, "field", "Of field", "select", "a number field");
+            WritePayload(writer, "groupBy", "Split by", "select", "none");
+            WritePayload(writer, "where", "Where", "input", "Status = 'shipped'");
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+    });
+
+    /// <summary><c>{metric, payload, name}</c> to <c>[{value, label}]</c>: a collection's fields of the kind the builder option takes, or the values of a field named like a saved query's parameter.</summary>
+    public async Task<IResult> MetricPayloadOptionsAsync(JsonElement body, CancellationToken ct)
+    {
+        var metric = GrafanaRequestReader.ReadString(body, "metric") ?? string.Empty;
+        var name = GrafanaRequestReader.ReadString(body, "name") ?? string.Empty;
+        IReadOnlyList<string> options = [];
+        if (_saved.Get(metric) is not null)
+        {
+            options = await ValuesOfAsync(name, ct).ConfigureAwait(false);
+        }
+        else if (_catalog.Collections().Contains(metric, StringComparer.Ordinal))
+        {
+            options = name == "aggregate" ? AggregateNames : FieldsFor(metric, name);
+        }
+
+        return Json(writer =>
+        {
+            writer.WriteStartArray();
+            foreach (var option in options)
+            {
+                writer.WriteStartObject();
+                writer.WriteString("value", option);
+                writer.WriteString("label", option);
+                writer.WriteEndObject();
+            }
+
+            writer.WriteEndArray();
+        });
+    }
+
+    private List<string> FieldsFor(string collection, string option)
+    {
+        Func<IndexFieldType, bool> wanted = option switch
+        {
+            "time" => static t => t == IndexFieldType.DateTime,
+            "field" => static t => t == IndexFieldType.Number,
+            "groupBy" => static t => t is IndexFieldType.Keyword or IndexFieldType.Bool or IndexFieldType.Number,
+            _ => static _ => false,
+        };
+
+        return [.. _catalog.FieldsOf(collection).Where(f => wanted(f.Type)).Select(static f => f.Name)];
+    }
+
+    /// <summary>The values of the indexed field named <paramref name="key"/> (a value facet over an index holding it).</summary>
+    private async Task<IReadOnlyList<string>> ValuesOfAsync(string key, CancellationToken ct)
+    {
+        var index = _catalog.IndexWithField(key);
+        if (index is null || _catalog.TypeOf(new QuerySource(QuerySourceKind.Index, index, default), key) == IndexFieldType.Text)
+        {
+            return [];
+        }
+
+        var at = default(SourcePosition);
+        var facet = new FacetSelect(new FieldRef(key, false, at), [], "values", at);
+        var query = new ParsedQuery(new QuerySource(QuerySourceKind.Index, index, at), null, [], [facet], [], null, null);
+        ResultTable table;
+        try
+        {
+            table = await RunAsync(query, new Dictionary<string, JsonElement>(), ct).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is QueryException or QueryUnavailableException)
+        {
+            return []; // the drop-down stays empty; the plugin would turn an error into a bare 404 anyway
+        }
+
+        var value = table.Columns.Select(static c => c.Name).ToList().IndexOf("value");
+        return value < 0 ? [] : [.. table.Rows.Take(MaxListedValues).Select(r => ResultValues.Text(r[value]))];
+    }
+
+    private static int FirstOf(List<string> columns, params ReadOnlySpan<string> names)
+    {
+        foreach (var name in names)
+        {
+            var i = columns.IndexOf(name);
+            if (i >= 0)
+            {
+                return i;
+            }
+        }
+
+        return -1;
+    }
+
+    private static void WritePayload(Utf8JsonWriter writer, string name, string label, string type, string placeholder)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("name", name);
+        writer.WriteString("label", label);
+        writer.WriteString("type", type);
+        writer.WriteString("placeholder", placeholder);
+        if (type == "select")
+        {
+            writer.WriteBoolean("reloadMetric", false);
+        }
+
+        writer.WriteEndObject();
+    }
+
+    private static void WriteSeries(Utf8JsonWriter writer, string refId, ResultTable table)
+    {
+        foreach (var series in ResultSeries.From(table))
+        {
+            writer.WriteStartObject();
+            writer.WriteString("target", series.Name);
+            writer.WriteString("refId", refId);
+            writer.WriteStartArray("datapoints");
+            foreach (var (time, value) in series.Points)
+            {
+                writer.WriteStartArray();
+                ResultValues.WriteCell(writer, value);
+                writer.WriteNumberValue(time);
+                writer.WriteEndArray();
+            }
+
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+        }
+    }
+
+    private static void WriteTable(Utf8JsonWriter writer, string refId, ResultTable table)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("type", "table");
+        writer.WriteString("refId", refId);
+        writer.WriteStartArray("columns");
+        foreach (var column in table.Columns)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("text", column.Name);
+            writer.WriteString("type", TypeName(column.Type));
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+        writer.WriteStartArray("rows");
+        foreach (var row in table.Rows)
+        {
+            writer.WriteStartArray();
+            for (var i = 0; i < row.Length; i++)
+            {
+                if (table.Columns[i].Type == QueryColumnType.DateTime)
+                {
+                    ResultValues.WriteTimeCell(writer, row[i]);
+                }
+                else
+                {
+                    ResultValues.WriteCell(writer, row[i]);
+                }
+            }
+
+            writer.WriteEndArray();
+        }
+
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+    }
+
+    private static string TypeName(QueryColumnType type) => type switch
+    {
+        QueryColumnType.Number => "number",
+        QueryColumnType.DateTime => "time",
+        QueryColumnType.Bool => "boolean",
+        _ => "string",
+    };
+
+    private static string TypeName(IndexFieldType type) => type switch
+    {
+        IndexFieldType.Number => "number",
+        IndexFieldType.DateTime => "time",
+        IndexFieldType.Bool => "boolean",
+        _ => "string",
+    };
+
+    private static IResult Json(Action<Utf8JsonWriter> write)
+    {
+        var buffer = new ArrayBufferWriter<byte>(1024);
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            write(writer);
+        }
+
+        return TypedResults.Bytes(buffer.WrittenMemory.ToArray(), "application/json");
+    }
+}

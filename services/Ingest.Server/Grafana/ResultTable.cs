@@ -1,0 +1,174 @@
+using System.Buffers;
+using System.Text.Json;
+using Ingest.Query.Execution;
+using Ingest.Query.Syntax;
+using Ingest.Server.Queries;
+
+namespace Ingest.Server.Grafana;
+
+/// <summary>
+/// A query's results read whole, as columns and rows, for the formats Grafana reads (the JSON data source's series and
+/// tables, Infinity's flat rows and CSV). Documents are flattened to their id and top-level properties. A query grouped
+/// by <c>time()</c> with at least one aggregate is a time series: <see cref="TimeColumn"/> is its bucket, the other key
+/// columns name the series and each value column gives one series per group.
+/// </summary>
+internal sealed class ResultTable
+{
+    private ResultTable(IReadOnlyList<ResultColumn> columns, IReadOnlyList<JsonElement?[]> rows, int timeColumn, long totalResults)
+    {
+        Columns = columns;
+        Rows = rows;
+        TimeColumn = timeColumn;
+        TotalResults = totalResults;
+    }
+
+    public IReadOnlyList<ResultColumn> Columns { get; }
+
+    /// <summary>One value per column; null where the row has no such property.</summary>
+    public IReadOnlyList<JsonElement?[]> Rows { get; }
+
+    /// <summary>The column holding the <c>time()</c> bucket of a time series, or -1 when the results are a table.</summary>
+    public int TimeColumn { get; }
+
+    public bool IsTimeSeries => TimeColumn >= 0;
+
+    public long TotalResults { get; }
+
+    /// <summary>Writes <paramref name="execution"/>'s rows to memory and reads them back as a table.</summary>
+    public static async Task<ResultTable> ReadAsync(QueryExecution execution, ParsedQuery query, CancellationToken ct)
+    {
+        ArgumentNullException.ThrowIfNull(execution);
+        ArgumentNullException.ThrowIfNull(query);
+        var buffer = new ArrayBufferWriter<byte>(4096);
+        await using (var writer = new Utf8JsonWriter(buffer))
+        {
+            writer.WriteStartArray();
+            await execution.Results.WriteResultsAsync(writer, static _ => ValueTask.CompletedTask, ct).ConfigureAwait(false);
+            writer.WriteEndArray();
+        }
+
+        using var document = JsonDocument.Parse(buffer.WrittenMemory);
+        var results = execution.Results;
+        return results.Shape == QueryResultShape.Documents
+            ? FromDocuments(document.RootElement, results.TotalResults)
+            : FromRows(document.RootElement, results.Columns, query, results.TotalResults);
+    }
+
+    private static ResultTable FromRows(JsonElement array, IReadOnlyList<QueryColumn> queryColumns, ParsedQuery query, long total)
+    {
+        var aggregates = query.Select.OfType<AggregateSelect>().Select(static a => a.Name).ToHashSet(StringComparer.Ordinal);
+        var columns = queryColumns.Select(c => new ResultColumn(c.Name, c.Type, aggregates.Contains(c.Name))).ToArray();
+        var rows = new List<JsonElement?[]>(array.GetArrayLength());
+        foreach (var row in array.EnumerateArray())
+        {
+            var values = new JsonElement?[columns.Length];
+            for (var i = 0; i < columns.Length; i++)
+            {
+                values[i] = row.TryGetProperty(columns[i].Name, out var value) ? value.Clone() : null;
+            }
+
+            rows.Add(values);
+        }
+
+        return new ResultTable(columns, rows, FindTimeColumn(columns, query), total);
+    }
+
+    /// <summary>
+    /// The bucket column of a <c>group by time(...)</c> query with aggregates: the key column of type datetime (named
+    /// <c>time</c> unless the query selects the key under another name).
+    /// </summary>
+    private static int FindTimeColumn(ResultColumn[] columns, ParsedQuery query)
+    {
+        if (!query.GroupBy.OfType<TimeGroupBy>().Any() || !columns.Any(static c => c.IsValue))
+        {
+            return -1;
+        }
+
+        var keys = Enumerable.Range(0, columns.Length).Where(i => !columns[i].IsValue && columns[i].Type == QueryColumnType.DateTime).ToList();
+        var named = keys.FindIndex(i => columns[i].Name == "time");
+        return named >= 0 ? keys[named] : keys.Count > 0 ? keys[0] : -1;
+    }
+
+    private static ResultTable FromDocuments(JsonElement array, long total)
+    {
+        var names = new List<string> { "id" };
+        var index = new Dictionary<string, int>(StringComparer.Ordinal) { ["id"] = 0 };
+        var parsed = new List<Dictionary<int, JsonElement>>(array.GetArrayLength());
+        foreach (var row in array.EnumerateArray())
+        {
+            var values = new Dictionary<int, JsonElement> { [0] = row.GetProperty("id").Clone() };
+            if (row.TryGetProperty("document", out var body) && body.ValueKind == JsonValueKind.Object)
+            {
+                foreach (var property in body.EnumerateObject())
+                {
+                    if (!index.TryGetValue(property.Name, out var column))
+                    {
+                        column = names.Count;
+                        index.Add(property.Name, column);
+                        names.Add(property.Name);
+                    }
+
+                    values.TryAdd(column, property.Value.Clone());
+                }
+            }
+
+            parsed.Add(values);
+        }
+
+        var columns = new ResultColumn[names.Count];
+        var rows = new List<JsonElement?[]>(parsed.Count);
+        foreach (var values in parsed)
+        {
+            var row = new JsonElement?[names.Count];
+            foreach (var (column, value) in values)
+            {
+                row[column] = value;
+            }
+
+            rows.Add(row);
+        }
+
+        for (var i = 0; i < columns.Length; i++)
+        {
+            columns[i] = new ResultColumn(names[i], InferType(rows, i), IsValue: false);
+        }
+
+        return new ResultTable(columns, rows, -1, total);
+    }
+
+    /// <summary>A document property's type: one JSON kind in every row that has it (nulls aside), else JSON.</summary>
+    private static QueryColumnType InferType(List<JsonElement?[]> rows, int column)
+    {
+        QueryColumnType? type = null;
+        foreach (var row in rows)
+        {
+            if (row[column] is not { } value || value.ValueKind == JsonValueKind.Null)
+            {
+                continue;
+            }
+
+            var kind = value.ValueKind switch
+            {
+                JsonValueKind.String => value.TryGetDateTimeOffset(out _) ? QueryColumnType.DateTime : QueryColumnType.String,
+                JsonValueKind.Number => QueryColumnType.Number,
+                JsonValueKind.True or JsonValueKind.False => QueryColumnType.Bool,
+                _ => QueryColumnType.Json,
+            };
+
+            if (type is { } seen && seen != kind)
+            {
+                // Dates among other strings make a string column; any other mix is shown as JSON.
+                if (seen is not (QueryColumnType.String or QueryColumnType.DateTime) || kind is not (QueryColumnType.String or QueryColumnType.DateTime))
+                {
+                    return QueryColumnType.Json;
+                }
+
+                kind = QueryColumnType.String;
+            }
+
+            type = kind;
+        }
+
+        return type ?? QueryColumnType.Json;
+    }
+}

@@ -1,0 +1,117 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net.Http.Headers;
+using System.Text;
+using System.Text.Json;
+using Ingest.Benchmarks.Documents;
+using Ingest.Documents;
+using Ingest.Server.Hosting;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace Ingest.Benchmarks.Queries;
+
+/// <summary>
+/// <c>grafana-timeseries</c>: a dashboard refresh as Grafana sends it, six panels over a 7-day range of the orders,
+/// each a <c>POST /grafana/query</c> to a server started in-process, the six at once (as a browser sends a dashboard's
+/// panels). One refresh is timed from the first request to the last answer read; median and p99 per refresh. The
+/// automatic index the panels need is built and caught up before timing.
+/// </summary>
+internal static class GrafanaTimeseriesWorkload
+{
+    public const string Name = "grafana-timeseries";
+
+    private const string Range = "where OrderedAt between $from and $to";
+    private static readonly DateTime From = new(2024, 3, 1, 0, 0, 0, DateTimeKind.Utc);
+    private static readonly DateTime To = From.AddDays(7);
+
+    /// <summary>The six panels: the orders dashboard's four, average order value and an order count.</summary>
+    private static readonly string[] Panels =
+    [
+        $"from Orders {Range} group by time(OrderedAt, $interval), Status select count()",
+        $"from Orders {Range} group by time(OrderedAt, '5m') select sum(Total) as Revenue",
+        $"from Orders {Range} group by Company select sum(Total) as Revenue, count() as Orders order by sum(Total) desc limit 10",
+        $"from Orders {Range} select facet(Status)",
+        $"from Orders {Range} group by time(OrderedAt, $interval) select avg(Total) as AverageOrder",
+        $"from Orders {Range} select count()",
+    ];
+
+    public static QueryMeasurement Run(OrderDataset data, string directory, TimeSpan duration, int minRefreshes)
+    {
+        var app = IngestHost.Build(["--urls", "http://127.0.0.1:0", $"--Ingest:DataDirectory={directory}", "--Logging:LogLevel:Default=Warning"]);
+        try
+        {
+            IngestHost.StartAsync(app).GetAwaiter().GetResult();
+            var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.First();
+            using var client = new HttpClient { BaseAddress = new Uri(address), Timeout = TimeSpan.FromMinutes(15) };
+            IngestQuerySystem.PutAll(app.Services.GetRequiredService<DocumentStore>(), data);
+            var load = Stopwatch.StartNew();
+            for (var pass = 0; pass < 2; pass++)
+            {
+                // The panels' fields grow one automatic index; the second pass waits for its final build.
+                foreach (var panel in Panels)
+                {
+                    Send(client, "/queries", QueriesBody(panel)).GetAwaiter().GetResult();
+                }
+            }
+
+            Console.WriteLine($"[ingest] {Name}: automatic index built and caught up in {load.Elapsed.TotalSeconds:N1} s");
+            var body = RefreshBody();
+            var times = new List<double>();
+            var elapsed = Stopwatch.StartNew();
+            while (elapsed.Elapsed < duration || times.Count < minRefreshes)
+            {
+                var started = Stopwatch.GetTimestamp();
+                Task.WhenAll(body.Select(b => Send(client, "/grafana/query", b))).GetAwaiter().GetResult();
+                times.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            }
+
+            times.Sort();
+            var median = times[times.Count / 2];
+            var p99 = times[Math.Min(times.Count - 1, (int)Math.Ceiling(0.99 * times.Count) - 1)];
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                $"[ingest] {Name,-15} 6 panels at once: median {median,9:N3} ms, p99 {p99,9:N3} ms per refresh ({times.Count:N0} refreshes)"));
+            return new QueryMeasurement(Name, QueriesCommand.Ingest, Panels.Length, median, p99, times.Count / elapsed.Elapsed.TotalSeconds, times.Count);
+        }
+        finally
+        {
+            app.StopAsync().GetAwaiter().GetResult();
+            ((IAsyncDisposable)app).DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    private static async Task<int> Send(HttpClient client, string path, string json)
+    {
+        using var content = new StringContent(json, Encoding.UTF8);
+        content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
+        using var response = await client.PostAsync(new Uri(path, UriKind.Relative), content).ConfigureAwait(false);
+        var text = await response.Content.ReadAsStringAsync().ConfigureAwait(false);
+        return response.IsSuccessStatusCode ? text.Length : throw new InvalidOperationException($"{path} answered {(int)response.StatusCode}: {text}");
+    }
+
+    private static string QueriesBody(string panel) => JsonSerializer.Serialize(new Dictionary<string, object>
+    {
+        ["query"] = panel,
+        ["parameters"] = new Dictionary<string, string> { ["from"] = Iso(From), ["to"] = Iso(To), ["interval"] = "15m" },
+        ["waitForNonStale"] = "10m",
+    });
+
+    /// <summary>One body per panel, as the plugin sends a panel's request (maxDataPoints of a wide panel, Grafana's 10m interval).</summary>
+    private static string[] RefreshBody() =>
+    [
+        .. Panels.Select((panel, i) => JsonSerializer.Serialize(new Dictionary<string, object>
+        {
+            ["range"] = new Dictionary<string, string> { ["from"] = Iso(From), ["to"] = Iso(To) },
+            ["interval"] = "10m",
+            ["intervalMs"] = 600_000,
+            ["maxDataPoints"] = 1_200,
+            ["targets"] = new[] { new Dictionary<string, object> { ["refId"] = ((char)('A' + i)).ToString(), ["target"] = panel, ["payload"] = new Dictionary<string, object>() } },
+            ["filters"] = Array.Empty<object>(),
+        })),
+    ];
+
+    private static string Iso(DateTime time) => time.ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", CultureInfo.InvariantCulture);
+}
