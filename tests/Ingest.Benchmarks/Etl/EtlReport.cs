@@ -63,7 +63,7 @@ internal static class EtlReport
             var ingest = Find(results, EtlCommand.EtlKafka, EtlCommand.Ingest)?.Measurement;
             console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"reference: {KafkaProducerPerfTest.System}.sh (JVM, same record size and count, acks=all, idempotent) {reference.MessagesPerSecond:N0} msgs/s ({reference.MegabytesPerSecond:N1} MB/s); {EtlCommand.PlainProducer}/perf-test {Ratio(plain, reference)}, ingest etl-kafka/perf-test {Ratio(ingest, reference)}"));
+                $"reference: {KafkaProducerPerfTest.System}.sh {reference.MessagesPerSecond:N0} msgs/s; plain/perf-test {Ratio(plain, reference)}, ingest/perf-test {Ratio(ingest, reference)}"));
         }
 
         console.WriteLine($"load at the end: {File.ReadAllText("/proc/loadavg").Trim()} (1/5/15 min)");
