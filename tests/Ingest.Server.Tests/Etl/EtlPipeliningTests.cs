@@ -1,7 +1,6 @@
 using Ingest.Documents;
 using Ingest.Server.Etl;
 using Ingest.Server.Tests.Sources;
-using Ingest.Server.Tests.Sources.Kafka;
 using Ingest.Testing.Brokers;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -134,21 +133,9 @@ public sealed class EtlPipeliningTests(BrokerFixture brokers) : IDisposable
         }
     }
 
-    private async Task<(string Bootstrap, string Topic)> NewTopicAsync()
-    {
-        var kafka = await brokers.GetKafkaAsync();
-        var topic = KafkaTestKit.NewName("etl-pipe");
-        await KafkaTestKit.CreateTopicAsync(kafka.BootstrapServers, topic, 3);
-        return (kafka.BootstrapServers, topic);
-    }
+    private Task<(string Bootstrap, string Topic)> NewTopicAsync() => EtlTestKit.NewKafkaTopicAsync(brokers, "etl-pipe");
 
-    private static EtlTaskDefinition KafkaTask(string bootstrap, string topic) => new()
-    {
-        Name = "orders-pipe",
-        Collections = ["orders"],
-        Kafka = new EtlKafkaDestination { BootstrapServers = bootstrap, Topic = topic },
-        Source = EtlTestKit.Source,
-    };
+    private static EtlTaskDefinition KafkaTask(string bootstrap, string topic) => EtlTestKit.KafkaTask("orders-pipe", bootstrap, topic);
 
     public void Dispose()
     {
