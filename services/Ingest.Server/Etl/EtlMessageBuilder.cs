@@ -1,4 +1,4 @@
-using Ingest.Contracts.CloudEvents;
+using System.Runtime.InteropServices;
 using Ingest.Documents;
 using Ingest.Server.Scripting;
 
@@ -20,15 +20,14 @@ internal sealed class EtlMessageBuilder(EtlTaskDefinition definition, EtlScript?
         {
             if (change.IsDeleted)
             {
-                var deleted = DocumentChangeEvent.Create(change.Id, change.Etag, change.Collection, change.LastModified, deleted: true, definition.EffectiveSource, default);
-                messages.Add(new EtlMessage(deleted, change.Id, DefaultDestination(null), []));
+                messages.Add(new EtlMessage(change.Id, change.Etag, change.Collection, change.LastModified, true, null, -1, change.Id, DefaultDestination(null), []));
                 continue;
             }
 
             if (script is null)
             {
-                var put = DocumentChangeEvent.Create(change.Id, change.Etag, change.Collection, change.LastModified, deleted: false, definition.EffectiveSource, change.Body);
-                messages.Add(new EtlMessage(put, change.Id, DefaultDestination(change), []));
+                messages.Add(new EtlMessage(
+                    change.Id, change.Etag, change.Collection, change.LastModified, false, BodyOf(change), -1, change.Id, DefaultDestination(change), []));
                 continue;
             }
 
@@ -46,18 +45,20 @@ internal sealed class EtlMessageBuilder(EtlTaskDefinition definition, EtlScript?
             for (var i = 0; i < outputs.Count; i++)
             {
                 var output = outputs[i];
-                var cloudEvent = DocumentChangeEvent.Create(change.Id, change.Etag, change.Collection, change.LastModified, deleted: false, definition.EffectiveSource, output.Body);
-                if (outputs.Count > 1)
-                {
-                    cloudEvent.Id = $"{cloudEvent.Id}#{i}";
-                }
-
-                messages.Add(new EtlMessage(cloudEvent, output.Key ?? change.Id, output.Destination ?? DefaultDestination(change), output.Headers));
+                messages.Add(new EtlMessage(
+                    change.Id, change.Etag, change.Collection, change.LastModified, false, output.Body, outputs.Count > 1 ? i : -1,
+                    output.Key ?? change.Id, output.Destination ?? DefaultDestination(change), output.Headers));
             }
         }
 
         return new EtlPreparedBatch(messages, failures);
     }
+
+    /// <summary>The body as an array, without a copy when the document holds exactly one (as one read from the store does).</summary>
+    private static byte[] BodyOf(Document document) =>
+        MemoryMarshal.TryGetArray(document.Body, out var segment) && segment.Offset == 0 && segment.Count == segment.Array!.Length
+            ? segment.Array
+            : document.Body.ToArray();
 
     /// <summary>Kafka: null (the task's topic); RabbitMQ: the routing key, from the document when a path is set.</summary>
     private string? DefaultDestination(Document? document)

@@ -33,12 +33,12 @@ internal sealed class EtlScript
     /// <exception cref="ScriptException">The script threw, timed out, exceeded its memory, or returned something else than messages.</exception>
     public IReadOnlyList<EtlScriptOutput> Transform(Document document) => _host.Run(document, static (host, document) =>
     {
-        var body = host.ParseJson(Encoding.UTF8.GetString(document.Body.Span));
+        var body = host.ParseJsonUtf8(document.Body.Span);
         var metadata = new JsObject(host.Engine);
-        metadata.Set("id", document.Id);
-        metadata.Set("collection", document.Collection);
-        metadata.Set("etag", document.Etag);
-        metadata.Set("lastModified", document.LastModified.ToString("O", CultureInfo.InvariantCulture));
+        metadata.FastSetDataProperty("id", document.Id);
+        metadata.FastSetDataProperty("collection", document.Collection);
+        metadata.FastSetDataProperty("etag", document.Etag);
+        metadata.FastSetDataProperty("lastModified", document.LastModified.ToString("O", CultureInfo.InvariantCulture));
         return ScriptHost.ReadOneOrMany(host.Call(body, metadata), (value, what) => ReadOutput(host, value, what));
     });
 

@@ -214,8 +214,8 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
     }
 
     internal static IEtlDestination CreateDestination(EtlTaskDefinition definition) => definition.Kafka is { } kafka
-        ? new KafkaEtlDestination(kafka, definition.Name!)
-        : new RabbitMqEtlDestination(definition.RabbitMq!, definition.Name!);
+        ? new KafkaEtlDestination(kafka, definition.Name!, definition.EffectiveSource)
+        : new RabbitMqEtlDestination(definition.RabbitMq!, definition.Name!, definition.EffectiveSource);
 
     public async ValueTask DisposeAsync()
     {

@@ -5,23 +5,23 @@ using Ingest.Server.Scripting;
 namespace Ingest.Server.Etl;
 
 /// <summary>
-/// One ETL task's loop: reads the changes feed after the last acknowledged etag in batches bounded
-/// by bytes and time, builds the messages, publishes them and waits for the broker's
-/// acknowledgement of all of them, records the documents whose transform failed, and only then
-/// records progress (the store's consumer <c>etl/{name}</c>, which also keeps tombstones until the
-/// task has sent them). A failed send is retried with exponential backoff, the same batch again, so
-/// nothing is skipped; after a crash the unacknowledged tail is sent again (at-least-once, with the
-/// CloudEvents id to de-duplicate). With nothing to send it waits on the store's commit signal.
+/// One ETL task's loop: reads the changes feed after the last etag read in batches bounded by bytes
+/// and time, builds the messages and hands them to the broker client, then reads the next batch while
+/// the broker acknowledges the earlier ones (at most <see cref="EtlPipelineLimits.MaxBatchesInFlight"/>
+/// unacknowledged). Progress (the store's consumer <c>etl/{name}</c>, which also keeps tombstones until
+/// the task has sent them) only moves over batches acknowledged in full, in feed order: never past an
+/// unacknowledged message, so after a crash at most the unacknowledged tail is sent again
+/// (at-least-once, with the CloudEvents id to de-duplicate). The documents whose transform failed are
+/// recorded with their batch. A failed delivery abandons every batch in flight and, after a backoff,
+/// reads again from the last recorded progress, so nothing is skipped. With nothing to send it waits
+/// on the store's commit signal.
 /// </summary>
 internal sealed partial class EtlTaskRunner : IAsyncDisposable
 {
     public const string ConsumerPrefix = "etl/";
-    // Bounds what a crash makes the task send again, and how long before progress is first recorded.
-    private const long MaxBatchBytes = 4L * 1024 * 1024;
 
     // What a message costs beyond its body: the CloudEvents headers, key and framing.
     private const int MessageOverheadBytes = 256;
-    private static readonly TimeSpan MaxBatchReadTime = TimeSpan.FromMilliseconds(500);
     private static readonly TimeSpan FirstRetryDelay = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan MaxRetryDelay = TimeSpan.FromMinutes(1);
 
@@ -31,6 +31,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     private readonly ILogger _logger;
     private readonly TimeProvider _time;
     private readonly EtlSendRate _rate;
+    private readonly EtlPipelineLimits _limits;
     private readonly SemaphoreSlim _sendGate = new(1, 1);
     private readonly CancellationTokenSource _stop = new();
     private IEtlDestination? _destination;
@@ -40,10 +41,18 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     private volatile string? _lastError;
     private DateTime? _lastErrorTime;
     private volatile EtlTaskState _state = EtlTaskState.Stopped;
+    private TimeSpan _retryDelay = FirstRetryDelay;
 
     public EtlTaskRunner(
-        EtlTaskDefinition definition, DocumentStore store, EtlErrorLog errors, Func<EtlTaskDefinition, IEtlDestination> createDestination, ILogger logger, TimeProvider time)
+        EtlTaskDefinition definition,
+        DocumentStore store,
+        EtlErrorLog errors,
+        Func<EtlTaskDefinition, IEtlDestination> createDestination,
+        ILogger logger,
+        TimeProvider time,
+        EtlPipelineLimits? limits = null)
     {
+        _limits = limits ?? EtlPipelineLimits.Default;
         Definition = definition;
         _store = store;
         Errors = errors;
@@ -98,29 +107,44 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
 
     private async Task RunAsync(CancellationToken stop)
     {
+        var inFlight = new Queue<EtlInFlightBatch>();
+        var readEtag = Interlocked.Read(ref _lastSentEtag);
         try
         {
             while (!stop.IsCancellationRequested)
             {
-                var batch = ReadBatch(Interlocked.Read(ref _lastSentEtag));
-                if (batch.LastEtag <= Interlocked.Read(ref _lastSentEtag))
+                // Room for another batch, unless the broker is that far behind.
+                var failure = await CommitAcknowledgedAsync(inFlight, inFlight.Count >= _limits.MaxBatchesInFlight, stop).ConfigureAwait(false);
+                if (failure is null)
                 {
-                    await _store.WaitForChangesAsync(batch.LastEtag, stop).ConfigureAwait(false);
-                    continue;
+                    var batch = ReadBatch(readEtag);
+                    if (batch.LastEtag > readEtag)
+                    {
+                        var prepared = _builder.Build(batch.Changes);
+                        (var acknowledged, failure) = await HandOverAsync(prepared.Messages, stop).ConfigureAwait(false);
+                        if (failure is null)
+                        {
+                            inFlight.Enqueue(new EtlInFlightBatch(batch.LastEtag, prepared, acknowledged));
+                            readEtag = batch.LastEtag;
+                        }
+                    }
+                    else if (inFlight.Count > 0)
+                    {
+                        failure = await CommitAcknowledgedAsync(inFlight, waitForHead: true, stop).ConfigureAwait(false);
+                    }
+                    else
+                    {
+                        await _store.WaitForChangesAsync(readEtag, stop).ConfigureAwait(false);
+                    }
                 }
 
-                var prepared = _builder.Build(batch.Changes);
-                await SendWithRetriesAsync(prepared.Messages, stop).ConfigureAwait(false);
-                Errors.Record(prepared.Failures, _time.GetUtcNow().UtcDateTime);
-                foreach (var failure in prepared.Failures)
+                if (failure is not null)
                 {
-                    LogTransformFailed(Definition.Name!, failure.DocumentId, failure.Etag, failure.Error);
+                    // Whatever was in flight may or may not have arrived: send it all again from the last recorded progress.
+                    Abandon(inFlight);
+                    await RetryLaterAsync(failure, stop).ConfigureAwait(false);
+                    readEtag = Interlocked.Read(ref _lastSentEtag);
                 }
-
-                await _store.ReportProgressAsync(ConsumerName, batch.LastEtag).ConfigureAwait(false);
-                Interlocked.Exchange(ref _lastSentEtag, batch.LastEtag);
-                Interlocked.Add(ref _messagesSent, prepared.Messages.Count);
-                _rate.Record(prepared.Messages.Count);
             }
         }
         catch (OperationCanceledException) when (stop.IsCancellationRequested)
@@ -140,6 +164,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         }
         finally
         {
+            Abandon(inFlight);
             if (_state != EtlTaskState.Errored)
             {
                 _state = EtlTaskState.Stopped;
@@ -147,7 +172,59 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         }
     }
 
-    /// <summary>Changes after <paramref name="afterEtag"/> until <see cref="MaxBatchBytes"/> of bodies or <see cref="MaxBatchReadTime"/>; no count limit.</summary>
+    /// <summary>
+    /// Records progress over the batches at the head of the queue that the broker acknowledged in
+    /// full (first waiting for the head's acknowledgement when <paramref name="waitForHead"/>), with
+    /// their transform failures: one progress write for all of them. Stops at the first batch still
+    /// unacknowledged, so progress never passes a message the broker has not acknowledged.
+    /// </summary>
+    /// <returns>The delivery failure of the head batch, or null.</returns>
+    private async Task<Exception?> CommitAcknowledgedAsync(Queue<EtlInFlightBatch> inFlight, bool waitForHead, CancellationToken stop)
+    {
+        EtlInFlightBatch? last = null;
+        var messages = 0;
+        Exception? failure = null;
+        while (inFlight.TryPeek(out var head) && (head.Acknowledged.IsCompleted || (waitForHead && last is null)))
+        {
+            try
+            {
+                await head.Acknowledged.WaitAsync(stop).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (!stop.IsCancellationRequested && ex is not OutOfMemoryException)
+            {
+                failure = ex;
+                break;
+            }
+
+            inFlight.Dequeue();
+            Errors.Record(head.Prepared.Failures, _time.GetUtcNow().UtcDateTime);
+            foreach (var transformFailure in head.Prepared.Failures)
+            {
+                LogTransformFailed(Definition.Name!, transformFailure.DocumentId, transformFailure.Etag, transformFailure.Error);
+            }
+
+            messages += head.Prepared.Messages.Count;
+            last = head;
+        }
+
+        if (last is not null)
+        {
+            await _store.ReportProgressAsync(ConsumerName, last.LastEtag).ConfigureAwait(false);
+            Interlocked.Exchange(ref _lastSentEtag, last.LastEtag);
+            Interlocked.Add(ref _messagesSent, messages);
+            _rate.Record(messages);
+            if (_state == EtlTaskState.Retrying && failure is null)
+            {
+                LogRecovered(Definition.Name!);
+                _state = EtlTaskState.Running;
+                _retryDelay = FirstRetryDelay;
+            }
+        }
+
+        return failure;
+    }
+
+    /// <summary>Changes after <paramref name="afterEtag"/> until <see cref="EtlPipelineLimits.MaxBatchBytes"/> of messages or <see cref="EtlPipelineLimits.MaxBatchReadTime"/>; no count limit.</summary>
     private EtlBatch ReadBatch(long afterEtag)
     {
         var changes = new List<Document>();
@@ -164,7 +241,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             }
 
             last = change.Etag;
-            if (bytes >= MaxBatchBytes || Stopwatch.GetElapsedTime(started) >= MaxBatchReadTime)
+            if (bytes >= _limits.MaxBatchBytes || Stopwatch.GetElapsedTime(started) >= _limits.MaxBatchReadTime)
             {
                 break;
             }
@@ -173,42 +250,53 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         return new EtlBatch(changes, last);
     }
 
-    private async Task SendWithRetriesAsync(IReadOnlyList<EtlMessage> messages, CancellationToken stop)
+    /// <summary>Hands a batch to the destination (connecting first if needed).</summary>
+    /// <returns>The task of the broker's acknowledgement, or the failure to hand it over.</returns>
+    private async Task<(Task Acknowledged, Exception? Failure)> HandOverAsync(IReadOnlyList<EtlMessage> messages, CancellationToken stop)
     {
-        var delay = FirstRetryDelay;
-        while (true)
+        try
         {
-            try
-            {
-                await SendAsync(messages, stop).ConfigureAwait(false);
-                if (_state == EtlTaskState.Retrying)
-                {
-                    LogRecovered(Definition.Name!);
-                }
-
-                _state = EtlTaskState.Running;
-                return;
-            }
-            catch (Exception ex) when (!stop.IsCancellationRequested && ex is not OutOfMemoryException)
-            {
-                _state = EtlTaskState.Retrying;
-                _lastError = ex.Message;
-                _lastErrorTime = _time.GetUtcNow().UtcDateTime;
-                LogSendFailed(Definition.Name!, messages.Count, delay.TotalSeconds, ex.Message);
-                await DropDestinationAsync().ConfigureAwait(false);
-                await Task.Delay(delay, _time, stop).ConfigureAwait(false);
-                delay = TimeSpan.FromTicks(Math.Min(delay.Ticks * 2, MaxRetryDelay.Ticks));
-            }
+            return (await SendAsync(messages, stop).ConfigureAwait(false), null);
+        }
+        catch (Exception ex) when (!stop.IsCancellationRequested && ex is not OutOfMemoryException)
+        {
+            return (Task.CompletedTask, ex);
         }
     }
 
-    private async Task SendAsync(IReadOnlyList<EtlMessage> messages, CancellationToken cancellationToken)
+    /// <summary>Reports the failure, closes the destination (a new one connects for the next attempt) and waits out the backoff.</summary>
+    private async Task RetryLaterAsync(Exception failure, CancellationToken stop)
+    {
+        _state = EtlTaskState.Retrying;
+        _lastError = failure.Message;
+        _lastErrorTime = _time.GetUtcNow().UtcDateTime;
+        LogSendFailed(Definition.Name!, Interlocked.Read(ref _lastSentEtag), _retryDelay.TotalSeconds, failure.Message);
+        await DropDestinationAsync().ConfigureAwait(false);
+        await Task.Delay(_retryDelay, _time, stop).ConfigureAwait(false);
+        _retryDelay = TimeSpan.FromTicks(Math.Min(_retryDelay.Ticks * 2, MaxRetryDelay.Ticks));
+    }
+
+    /// <summary>Forgets the batches in flight; their acknowledgements may still fault, which nobody awaits any more.</summary>
+    private static void Abandon(Queue<EtlInFlightBatch> inFlight)
+    {
+        foreach (var batch in inFlight)
+        {
+            _ = batch.Acknowledged.ContinueWith(
+                static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        }
+
+        inFlight.Clear();
+    }
+
+    /// <summary>Hands the messages to the destination, one caller at a time so batches keep their order.</summary>
+    /// <returns>The task of the broker's acknowledgement of them all.</returns>
+    private async Task<Task> SendAsync(IReadOnlyList<EtlMessage> messages, CancellationToken cancellationToken)
     {
         await _sendGate.WaitAsync(cancellationToken).ConfigureAwait(false);
         try
         {
             _destination ??= _createDestination(Definition);
-            await _destination.PublishAsync(messages, cancellationToken).ConfigureAwait(false);
+            return await _destination.SendAsync(messages, cancellationToken).ConfigureAwait(false);
         }
         finally
         {
@@ -257,7 +345,8 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             throw new ScriptException(failure.Error);
         }
 
-        await SendAsync(prepared.Messages, cancellationToken).ConfigureAwait(false);
+        var acknowledged = await SendAsync(prepared.Messages, cancellationToken).ConfigureAwait(false);
+        await acknowledged.WaitAsync(cancellationToken).ConfigureAwait(false);
         Interlocked.Add(ref _messagesSent, prepared.Messages.Count);
         Errors.Remove(error.Id);
         return new EtlRetryResponse(error.Id, error.DocumentId, prepared.Messages.Count, prepared.Messages.Count == 0 ? "the transform skipped the document" : "sent");
@@ -267,7 +356,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         ? $"kafka topic '{kafka.Topic}' at {kafka.BootstrapServers}"
         : $"rabbitmq exchange '{definition.RabbitMq?.Exchange}' at {Brokers.RabbitMqEndpoint.Redact(definition.RabbitMq?.Uri ?? string.Empty)}";
 
-    /// <summary>Stops the loop (an unacknowledged batch is abandoned and sent again next time) and closes the destination.</summary>
+    /// <summary>Stops the loop (unacknowledged batches are abandoned and sent again next time) and closes the destination.</summary>
     public async ValueTask DisposeAsync()
     {
         await _stop.CancelAsync().ConfigureAwait(false);
@@ -279,8 +368,8 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     [LoggerMessage(Level = LogLevel.Information, Message = "ETL task '{Task}' started after etag {Etag}, sending to {Destination}")]
     private partial void LogStarted(string task, long etag, string destination);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "ETL task {Task}: sending {Count} messages failed; retrying in {DelaySeconds} s: {Error}")]
-    private partial void LogSendFailed(string task, int count, double delaySeconds, string error);
+    [LoggerMessage(Level = LogLevel.Warning, Message = "ETL task {Task}: sending failed; everything after etag {Etag} is sent again in {DelaySeconds} s: {Error}")]
+    private partial void LogSendFailed(string task, long etag, double delaySeconds, string error);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "ETL task {Task}: the destination acknowledges again")]
     private partial void LogRecovered(string task);

@@ -7,9 +7,12 @@ internal interface IEtlDestination : IAsyncDisposable
     string Describe { get; }
 
     /// <summary>
-    /// Publishes the messages pipelined, in order per key, and completes once the broker has
-    /// acknowledged every one of them. Throws if any was not acknowledged; some may have been
-    /// delivered anyway, so the caller sends the whole batch again (at-least-once).
+    /// Hands the messages to the broker client in order and completes once it has them all, so the
+    /// caller can send the next batch while this one is being acknowledged. The returned task completes
+    /// once the broker acknowledged every one of them, and faults (<see cref="EtlDeliveryException"/>)
+    /// if any was not, or if the destination was disposed first; some may have been delivered anyway,
+    /// so the caller sends everything after its last recorded progress again (at-least-once).
     /// </summary>
-    Task PublishAsync(IReadOnlyList<EtlMessage> messages, CancellationToken cancellationToken);
+    /// <exception cref="EtlDeliveryException">The client refused a message or the connection failed.</exception>
+    ValueTask<Task> SendAsync(IReadOnlyList<EtlMessage> messages, CancellationToken cancellationToken);
 }

@@ -1,6 +1,4 @@
-using System.Text;
 using Confluent.Kafka;
-using Ingest.Contracts.CloudEvents;
 using Ingest.Server.Brokers;
 
 namespace Ingest.Server.Etl;
@@ -9,14 +7,17 @@ namespace Ingest.Server.Etl;
 /// Publishes CloudEvents (binary mode) to a Kafka topic with an idempotent producer and acks=all, so
 /// a delivery report means every in-sync replica has the record and a retry inside the producer
 /// neither duplicates nor reorders. The key (the document id by default) puts every event of a
-/// document on one partition, in etag order.
+/// document on one partition, in etag order. Batches are handed over back to back; each one's
+/// delivery reports complete its own task.
 /// </summary>
 internal sealed class KafkaEtlDestination : IEtlDestination
 {
     private readonly IProducer<byte[], byte[]?> _producer;
     private readonly string _topic;
+    private readonly EtlKafkaHeaders _headers;
+    private readonly HashSet<KafkaDeliveryTracker> _pending = [];
 
-    public KafkaEtlDestination(EtlKafkaDestination options, string taskName)
+    public KafkaEtlDestination(EtlKafkaDestination options, string taskName, string instanceSource)
     {
         var config = KafkaClientSettings.Apply(
             new ProducerConfig
@@ -26,6 +27,9 @@ internal sealed class KafkaEtlDestination : IEtlDestination
                 // retries, instead of the producer's default of five minutes of silence.
                 MessageTimeoutMs = 30_000,
                 ClientId = $"ingest-etl-{taskName}",
+                // The task only needs each report's error: copying every record's headers, key and
+                // value back into managed memory per delivery report costs more than producing it.
+                DeliveryReportFields = "status",
             },
             options.BootstrapServers!,
             options.Settings);
@@ -35,44 +39,35 @@ internal sealed class KafkaEtlDestination : IEtlDestination
         config.EnableIdempotence = true;
 
         _topic = options.Topic!;
+        _headers = new EtlKafkaHeaders(instanceSource);
         _producer = new ProducerBuilder<byte[], byte[]?>(config).SetLogHandler(static (_, _) => { }).Build();
         Describe = $"kafka topic '{_topic}' at {options.BootstrapServers}";
     }
 
     public string Describe { get; }
 
-    public async Task PublishAsync(IReadOnlyList<EtlMessage> messages, CancellationToken cancellationToken)
+    public async ValueTask<Task> SendAsync(IReadOnlyList<EtlMessage> messages, CancellationToken cancellationToken)
     {
         if (messages.Count == 0)
         {
-            return;
+            return Task.CompletedTask;
         }
 
-        var pending = messages.Count;
-        Error? firstError = null;
-        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        void OnDelivered(DeliveryReport<byte[], byte[]?> report)
+        var tracker = new KafkaDeliveryTracker(messages.Count, Forget);
+        lock (_pending)
         {
-            if (report.Error.IsError)
-            {
-                Interlocked.CompareExchange(ref firstError, report.Error, null);
-            }
-
-            if (Interlocked.Decrement(ref pending) == 0)
-            {
-                done.TrySetResult();
-            }
+            _pending.Add(tracker);
         }
 
         foreach (var message in messages)
         {
-            var kafkaMessage = ToKafkaMessage(message);
+            var record = _headers.ToRecord(message);
             var topic = message.Destination ?? _topic;
             while (true)
             {
                 try
                 {
-                    _producer.Produce(topic, kafkaMessage, OnDelivered);
+                    _producer.Produce(topic, record, tracker.OnDelivered);
                     break;
                 }
                 catch (ProduceException<byte[], byte[]?> ex) when (ex.Error.Code == ErrorCode.Local_QueueFull)
@@ -82,39 +77,41 @@ internal sealed class KafkaEtlDestination : IEtlDestination
                 }
                 catch (ProduceException<byte[], byte[]?> ex)
                 {
-                    throw new EtlDeliveryException($"Kafka refused a message for topic '{topic}': {ex.Error.Reason}", ex);
+                    var error = new EtlDeliveryException($"Kafka refused a message for topic '{topic}': {ex.Error.Reason}", ex);
+                    tracker.Fail(error);
+                    throw error;
                 }
             }
         }
 
-        await done.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
-        if (firstError is { } error)
-        {
-            throw new EtlDeliveryException($"Kafka did not acknowledge every message: {error.Code}: {error.Reason}");
-        }
+        return tracker.Acknowledged;
     }
 
-    private static Message<byte[], byte[]?> ToKafkaMessage(EtlMessage message)
+    private void Forget(KafkaDeliveryTracker tracker)
     {
-        var binary = KafkaCloudEventBinding.Encode(message.Event);
-        var headers = new Headers();
-        foreach (var (name, value) in binary.Headers)
+        lock (_pending)
         {
-            headers.Add(name, value);
+            _pending.Remove(tracker);
         }
-
-        foreach (var (name, value) in message.Headers)
-        {
-            headers.Add(name, Encoding.UTF8.GetBytes(value));
-        }
-
-        return new Message<byte[], byte[]?> { Key = Encoding.UTF8.GetBytes(message.Key), Value = binary.Value, Headers = headers };
     }
 
     public ValueTask DisposeAsync()
     {
-        // Unacknowledged messages are not waited for: progress was not recorded past them, so they are sent again.
+        // Unacknowledged messages are not waited for: progress was not recorded past them, so they are
+        // sent again. Their batches fail now rather than never complete (the producer reports no more).
         _producer.Dispose();
+        KafkaDeliveryTracker[] pending;
+        lock (_pending)
+        {
+            pending = [.. _pending];
+            _pending.Clear();
+        }
+
+        foreach (var tracker in pending)
+        {
+            tracker.Fail(new EtlDeliveryException("The Kafka producer was closed before the broker acknowledged every message."));
+        }
+
         return ValueTask.CompletedTask;
     }
 }

@@ -14,33 +14,35 @@ internal sealed class RabbitMqEtlDestination : IEtlDestination
 {
     private readonly EtlRabbitMqDestination _options;
     private readonly string _taskName;
+    private readonly string _source;
     private IConnection? _connection;
     private IChannel? _channel;
 
-    public RabbitMqEtlDestination(EtlRabbitMqDestination options, string taskName)
+    public RabbitMqEtlDestination(EtlRabbitMqDestination options, string taskName, string instanceSource)
     {
         _options = options;
         _taskName = taskName;
+        _source = instanceSource;
         Describe = $"rabbitmq exchange '{options.Exchange}' at {RabbitMqEndpoint.Redact(options.Uri!)}";
     }
 
     public string Describe { get; }
 
-    public async Task PublishAsync(IReadOnlyList<EtlMessage> messages, CancellationToken cancellationToken)
+    public async ValueTask<Task> SendAsync(IReadOnlyList<EtlMessage> messages, CancellationToken cancellationToken)
     {
         if (messages.Count == 0)
         {
-            return;
+            return Task.CompletedTask;
         }
 
-        var channel = await ConnectAsync(cancellationToken).ConfigureAwait(false);
-        var confirms = new Task[messages.Count];
         try
         {
+            var channel = await ConnectAsync(cancellationToken).ConfigureAwait(false);
+            var confirms = new Task[messages.Count];
             for (var i = 0; i < messages.Count; i++)
             {
                 var message = messages[i];
-                var binary = AmqpCloudEventBinding.Encode(message.Event);
+                var binary = AmqpCloudEventBinding.Encode(message.ToCloudEvent(_source));
                 var headers = new Dictionary<string, object?>(binary.ApplicationProperties);
                 foreach (var (name, value) in message.Headers)
                 {
@@ -50,7 +52,7 @@ internal sealed class RabbitMqEtlDestination : IEtlDestination
                 var properties = new BasicProperties
                 {
                     ContentType = binary.ContentType,
-                    MessageId = message.Event.Id,
+                    MessageId = message.EventId,
                     DeliveryMode = DeliveryModes.Persistent,
                     Headers = headers,
                 };
@@ -58,19 +60,38 @@ internal sealed class RabbitMqEtlDestination : IEtlDestination
                     _options.Exchange!, message.Destination ?? string.Empty, mandatory: true, properties, binary.Body, cancellationToken).AsTask();
             }
 
-            await Task.WhenAll(confirms).ConfigureAwait(false);
+            return WaitForConfirmsAsync(confirms);
         }
-        catch (PublishException ex)
+        catch (Exception ex) when (ToDeliveryError(ex) is { } error)
         {
-            throw new EtlDeliveryException(ex.IsReturn
-                ? $"RabbitMQ returned a message as unroutable: no queue is bound to exchange '{_options.Exchange}' for its routing key."
-                : "RabbitMQ refused (nacked) a message.", ex);
-        }
-        catch (Exception ex) when (ex is OperationInterruptedException or AlreadyClosedException or BrokerUnreachableException or IOException)
-        {
-            throw new EtlDeliveryException($"RabbitMQ connection failed: {ex.Message}", ex);
+            throw error;
         }
     }
+
+    private async Task WaitForConfirmsAsync(Task[] confirms)
+    {
+        try
+        {
+            await Task.WhenAll(confirms).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ToDeliveryError(ex) is { } error)
+        {
+            throw error;
+        }
+    }
+
+    /// <summary>A publishing failure as the task reports it; null for other exceptions.</summary>
+    private EtlDeliveryException? ToDeliveryError(Exception ex) => ex switch
+    {
+        PublishException publish => new EtlDeliveryException(
+            publish.IsReturn
+                ? $"RabbitMQ returned a message as unroutable: no queue is bound to exchange '{_options.Exchange}' for its routing key."
+                : "RabbitMQ refused (nacked) a message.",
+            ex),
+        OperationInterruptedException or AlreadyClosedException or BrokerUnreachableException or IOException =>
+            new EtlDeliveryException($"RabbitMQ connection failed: {ex.Message}", ex),
+        _ => null,
+    };
 
     private async Task<IChannel> ConnectAsync(CancellationToken cancellationToken)
     {

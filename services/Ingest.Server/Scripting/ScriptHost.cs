@@ -108,6 +108,9 @@ internal sealed class ScriptHost
     /// <summary>Calls <c>transform</c>; only inside <see cref="Run{TState, TResult}"/>.</summary>
     public JsValue Call(JsValue first, JsValue second) => _engine.Call(_function, first, second);
 
+    /// <summary>A UTF-8 JSON document as a JavaScript value, as <c>JSON.parse</c> gives it; only inside <see cref="Run{TState, TResult}"/>.</summary>
+    public JsValue ParseJsonUtf8(ReadOnlySpan<byte> json) => Utf8JsonToJsValue.Parse(_engine, json);
+
     /// <summary>JSON text as a JavaScript value; only inside <see cref="Run{TState, TResult}"/>.</summary>
     public JsValue ParseJson(string json) => _parser.Parse(json);
 

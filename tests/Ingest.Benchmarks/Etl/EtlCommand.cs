@@ -140,6 +140,30 @@ internal static class EtlCommand
         }
     }
 
+    /// <summary>Kafka's own producer on the same machine, printed beside the plain .NET producer with the ratio of the two.</summary>
+    private static async Task<IEnumerable<EtlResult>> RunKafkaReferenceAsync(
+        string workload, EtlMeasurement plain, Func<string, Task<EtlTarget>> createTarget, int count, int recordSize)
+    {
+        var target = await createTarget("perf-test").ConfigureAwait(false);
+        try
+        {
+            if (KafkaProducerPerfTest.RunIfAvailable(target, count, recordSize) is not { } reference)
+            {
+                return [];
+            }
+
+            var result = new EtlResult(workload, KafkaProducerPerfTest.System, reference, null);
+            Console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"{EtlReport.Describe(result)} ({recordSize:N0}-byte records, acks=all, idempotent; {PlainProducer}/{KafkaProducerPerfTest.System} = {plain.MessagesPerSecond / reference.MessagesPerSecond:0.00}x)"));
+            return [result];
+        }
+        finally
+        {
+            await EtlTargets.DeleteAsync(target).ConfigureAwait(false);
+        }
+    }
+
     private static async Task RunCellsAsync(
         List<(string Workload, string System)> cells, string directory, Func<string, Task<EtlTarget>> createTarget, OrderDataset data, int count,
         List<EtlResult>? results)
@@ -186,6 +210,10 @@ internal static class EtlCommand
 
                 Console.WriteLine(EtlReport.Describe(result));
                 results?.Add(result);
+                if (results is not null && system == PlainProducer && result.Measurement is { } plain && BaseOf(workload) == EtlKafka)
+                {
+                    results.AddRange(await RunKafkaReferenceAsync(workload, plain, createTarget, count, (int)Math.Round(bytes / (double)count)).ConfigureAwait(false));
+                }
             }
         }
         finally

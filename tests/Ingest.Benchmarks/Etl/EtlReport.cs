@@ -57,6 +57,15 @@ internal static class EtlReport
         console.Write(table);
         console.WriteLine("rates run from the task's start until its recorded progress covers the whole store (ingest), or from the first send to the last acknowledgement (plain-producer);");
         console.WriteLine("MB/s of the stored documents' JSON; the -transform rows are compared with their workload's plain producer, and their cost with the same workload untransformed.");
+        if (Find(results, EtlCommand.EtlKafka, KafkaProducerPerfTest.System)?.Measurement is { } reference)
+        {
+            var plain = Find(results, EtlCommand.EtlKafka, EtlCommand.PlainProducer)?.Measurement;
+            var ingest = Find(results, EtlCommand.EtlKafka, EtlCommand.Ingest)?.Measurement;
+            console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"reference: {KafkaProducerPerfTest.System}.sh {reference.MessagesPerSecond:N0} msgs/s; plain/perf-test {Ratio(plain, reference)}, ingest/perf-test {Ratio(ingest, reference)}"));
+        }
+
         console.WriteLine($"load at the end: {File.ReadAllText("/proc/loadavg").Trim()} (1/5/15 min)");
         foreach (var failed in results.Where(r => r.Error is not null))
         {
@@ -84,6 +93,9 @@ internal static class EtlReport
             ? string.Create(CultureInfo.InvariantCulture, $"{label} {m.Messages,10:N0} msgs {m.MessagesPerSecond,10:N0} msgs/s {m.MegabytesPerSecond,7:N1} MB/s {m.Elapsed.TotalSeconds,7:N2} s")
             : $"{label} FAILED: {result.Error}";
     }
+
+    private static string Ratio(EtlMeasurement? measurement, EtlMeasurement reference) =>
+        measurement is null ? "-" : string.Create(CultureInfo.InvariantCulture, $"{measurement.MessagesPerSecond / reference.MessagesPerSecond:0.00}x");
 
     private static EtlResult? Find(IReadOnlyList<EtlResult> results, string workload, string system) =>
         results.FirstOrDefault(r => r.Workload == workload && r.System == system);

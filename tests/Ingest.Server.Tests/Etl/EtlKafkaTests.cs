@@ -3,7 +3,6 @@ using Ingest.Contracts.CloudEvents;
 using Ingest.Documents;
 using Ingest.Server.Etl;
 using Ingest.Server.Tests.Sources;
-using Ingest.Server.Tests.Sources.Kafka;
 using Ingest.Testing.Brokers;
 
 namespace Ingest.Server.Tests.Etl;
@@ -146,21 +145,9 @@ public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
         Assert.Contains(store.GetChangesSince(0), static c => c.IsDeleted && c.Id == "orders/2");
     }
 
-    private async Task<(string Bootstrap, string Topic)> NewTopicAsync()
-    {
-        var kafka = await brokers.GetKafkaAsync();
-        var topic = KafkaTestKit.NewName("etl");
-        await KafkaTestKit.CreateTopicAsync(kafka.BootstrapServers, topic, 3);
-        return (kafka.BootstrapServers, topic);
-    }
+    private Task<(string Bootstrap, string Topic)> NewTopicAsync() => EtlTestKit.NewKafkaTopicAsync(brokers, "etl");
 
-    private static EtlTaskDefinition KafkaTask(string bootstrap, string topic) => new()
-    {
-        Name = "orders-out",
-        Collections = ["orders"],
-        Kafka = new EtlKafkaDestination { BootstrapServers = bootstrap, Topic = topic },
-        Source = EtlTestKit.Source,
-    };
+    private static EtlTaskDefinition KafkaTask(string bootstrap, string topic) => EtlTestKit.KafkaTask("orders-out", bootstrap, topic);
 
     public void Dispose()
     {

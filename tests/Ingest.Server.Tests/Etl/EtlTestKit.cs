@@ -3,6 +3,8 @@ using Confluent.Kafka;
 using Ingest.Contracts.CloudEvents;
 using Ingest.Documents;
 using Ingest.Server.Etl;
+using Ingest.Server.Tests.Sources.Kafka;
+using Ingest.Testing.Brokers;
 using Microsoft.Extensions.Logging.Abstractions;
 using CloudEvent = CloudNative.CloudEvents.CloudEvent;
 
@@ -53,6 +55,24 @@ internal static class EtlTestKit
         Assert.True(records.Count >= count, $"only {records.Count} of {count} records arrived on '{topic}' within {Patience.TotalSeconds} s");
         return records;
     }
+
+    /// <summary>A new topic of three partitions on the shared test broker.</summary>
+    public static async Task<(string Bootstrap, string Topic)> NewKafkaTopicAsync(BrokerFixture brokers, string prefix)
+    {
+        var kafka = await brokers.GetKafkaAsync();
+        var topic = KafkaTestKit.NewName(prefix);
+        await KafkaTestKit.CreateTopicAsync(kafka.BootstrapServers, topic, 3);
+        return (kafka.BootstrapServers, topic);
+    }
+
+    /// <summary>A task sending the Orders collection to a Kafka topic, with the tests' CloudEvents source.</summary>
+    public static EtlTaskDefinition KafkaTask(string name, string bootstrap, string topic) => new()
+    {
+        Name = name,
+        Collections = ["orders"],
+        Kafka = new EtlKafkaDestination { BootstrapServers = bootstrap, Topic = topic },
+        Source = Source,
+    };
 
     public static WriteBatch Orders(int from, int to, Func<int, string>? body = null)
     {
