@@ -223,7 +223,9 @@ public sealed partial class BatchWriter : IAsyncDisposable
             try
             {
                 await _store.WriteAsync(write).ConfigureAwait(false);
-                _batcher.Statistics.RecordCommit(Stopwatch.GetElapsedTime(started));
+                var commitLatency = Stopwatch.GetElapsedTime(started);
+                _batcher.Statistics.RecordCommit(commitLatency);
+                Telemetry.IngestInstruments.BatchCommitted(_source, batch, commitLatency);
                 Interlocked.Add(ref _written, written);
                 Interlocked.Add(ref _deadLetters, deadLetters);
                 Interlocked.Add(ref _dropped, dropped);

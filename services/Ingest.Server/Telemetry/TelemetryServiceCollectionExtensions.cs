@@ -46,6 +46,8 @@ public static class TelemetryServiceCollectionExtensions
         }
 
         services.AddSingleton<StoreMetrics>();
+        services.AddSingleton<SourceMetrics>();
+        services.AddSingleton<IndexMetrics>();
         return services;
     }
 
