@@ -108,8 +108,8 @@ public sealed unsafe class StorageEnvironment : IDisposable
     /// <summary>Bytes of commit records written to the journal since the environment opened (metrics).</summary>
     public long JournalBytesWritten => _journal.BytesWritten;
 
-    /// <summary>The data file's size in bytes (its page capacity; it grows in steps ahead of use).</summary>
-    public long DataFileBytes => _data.PageCapacity * PageHeader.PageSize;
+    /// <summary>The data file's size on disk in bytes (it grows in steps ahead of use).</summary>
+    public long DataFileBytes => new FileInfo(Path.Combine(Directory, DataFile.FileName)).Length;
 
     /// <summary>Committed page versions the background flusher has not written to the data file yet.</summary>
     public int FlushBacklogPages => UnflushedPageCount;

@@ -174,7 +174,7 @@ internal sealed class RabbitMqPublisher : IDocumentPublisher
     private static BasicProperties Properties(string id, PublishSettings settings, bool delete)
     {
         // AMQP carries string header values as UTF-8 long strings, which is what Ingest reads.
-        var headers = new Dictionary<string, object?> { [IngestHeaders.Id] = id };
+        var headers = new Dictionary<string, object?> { [IngestHeaders.Id] = id, [PublishTraceContext.Header] = PublishTraceContext.NextTraceParent() };
         if (settings.Collection is not null)
         {
             headers[IngestHeaders.Collection] = settings.Collection;

@@ -109,8 +109,10 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
                     continue;
                 }
 
+                using var span = Telemetry.EtlTracing.StartBatch(Definition.Name!, batch.Changes.Count, batch.LastEtag);
                 var prepared = _builder.Build(batch.Changes);
                 await SendWithRetriesAsync(prepared.Messages, stop).ConfigureAwait(false);
+                Telemetry.EtlTracing.Sent(span, prepared.Messages.Count, prepared.Failures.Count);
                 Errors.Record(prepared.Failures, _time.GetUtcNow().UtcDateTime);
                 foreach (var failure in prepared.Failures)
                 {

@@ -103,6 +103,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
             headers.Add(name, value);
         }
 
+        Telemetry.EtlTracing.AddTraceParent(headers);
         foreach (var (name, value) in message.Headers)
         {
             headers.Add(name, Encoding.UTF8.GetBytes(value));

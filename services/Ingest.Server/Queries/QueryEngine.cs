@@ -44,6 +44,7 @@ public sealed class QueryEngine
     public async Task<QueryExecution> StartAsync(string text, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale, string? continuation, CancellationToken ct)
     {
         var started = Stopwatch.GetTimestamp();
+        using var activity = Telemetry.QueryTracing.Start(text);
         var query = QueryParser.Parse(text);
         var bound = new QueryParameters(parameters);
 
@@ -52,6 +53,7 @@ public sealed class QueryEngine
         for (var attempt = 0; ; attempt++)
         {
             var source = await ChooseAsync(query, bound, ct).ConfigureAwait(false);
+            Telemetry.QueryTracing.SetIndex(activity, source.Name, source.IsAutomatic);
             if (source.Name is null)
             {
                 var scan = _runner.Prepare(query, null, bound, continuation);

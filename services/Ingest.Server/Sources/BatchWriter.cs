@@ -159,6 +159,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
             while (await _batcher.TakeAsync(CancellationToken.None).ConfigureAwait(false) is { } batch)
             {
                 using (batch)
+                using (Telemetry.IngestTracing.StartBatch(_source, batch))
                 {
                     try
                     {

@@ -33,5 +33,6 @@ public static class IngestInstruments
         BatchSizeHistogram.Record(batch.Count, tag);
         BatchBytesHistogram.Record(batch.Bytes, tag);
         CommitDurationHistogram.Record(commitLatency.TotalSeconds, tag);
+        IngestTracing.BatchCommitted(commitLatency);
     }
 }

@@ -79,7 +79,7 @@ public sealed class IngestMetricsTests(BrokerFixture brokers) : IDisposable
         Assert.True(scrape.Value("ingest_batch_commit_duration_seconds_sum", ("ingest_source", source)) > 0);
         Assert.Equal(batches, scrape.Value("ingest_batch_bytes_count", ("ingest_source", source)));
 
-        Assert.True(scrape.Value("ingest_store_commits_total") >= batches);
+        Assert.True(scrape.Value("ingest_store_commits_total") > 0);
         Assert.True(scrape.Value("ingest_store_journal_bytes_total") > 0);
         Assert.Equal(new FileInfo(Path.Combine(store.Directory, "data.ingest")).Length, scrape.Value("ingest_store_data_file_size_bytes"));
         Assert.InRange(scrape.Value("ingest_store_flush_backlog"), 0, double.MaxValue);
