@@ -67,6 +67,7 @@ public static class IngestHost
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<StoreFailureHandler>();
         builder.Services.AddIngestTelemetry(builder.Configuration);
+        builder.Logging.AddIngestConsoleFormat(builder.Configuration);
 
         var app = builder.Build();
         app.UseExceptionHandler();
