@@ -98,6 +98,7 @@ internal sealed class KafkaPublisher : IDocumentPublisher
                     else
                     {
                         delivered++;
+                        settings.Progress?.Acknowledged(1, document.Body.Length);
                     }
                 }, abort.Token);
             }

@@ -144,6 +144,7 @@ internal sealed class RabbitMqPublisher : IDocumentPublisher
             }
 
             confirmed += window.Count(w => w.Confirm.IsCompletedSuccessfully);
+            settings.Progress?.Acknowledged(window.Count(w => w.Confirm.IsCompletedSuccessfully), window.Where(w => w.Confirm.IsCompletedSuccessfully).Sum(w => (long)w.Document.Body.Length));
             var failed = window.FindIndex(w => !w.Confirm.IsCompletedSuccessfully);
             if (failed >= 0)
             {
