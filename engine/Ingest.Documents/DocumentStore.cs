@@ -54,6 +54,18 @@ public sealed class DocumentStore : IDisposable
     /// <summary>Journal syncs the storage engine performed since the store opened (0 without <see cref="SyncMode.Durable"/>).</summary>
     public long JournalSyncCount => _env.JournalSyncCount;
 
+    /// <summary>Bytes the storage engine wrote to its journal since the store opened.</summary>
+    public long JournalBytesWritten => _env.JournalBytesWritten;
+
+    /// <summary>The data file's size in bytes.</summary>
+    public long DataFileBytes => _env.DataFileBytes;
+
+    /// <summary>Committed pages waiting for the background flusher.</summary>
+    public int FlushBacklogPages => _env.FlushBacklogPages;
+
+    /// <summary>Storage transactions open now (readers and the writer).</summary>
+    public int OpenTransactionCount => _env.OpenTransactionCount;
+
     /// <summary>Write batches committed since the store opened.</summary>
     public long BatchCount => _writer.Batches;
 

@@ -112,6 +112,18 @@ public sealed unsafe class StorageEnvironment : IDisposable
     /// </summary>
     public long JournalSyncCount => _journal.CommitSyncs;
 
+    /// <summary>Bytes of commit records written to the journal since the environment opened (metrics).</summary>
+    public long JournalBytesWritten => _journal.BytesWritten;
+
+    /// <summary>The data file's size on disk in bytes (it grows in steps ahead of use).</summary>
+    public long DataFileBytes => new FileInfo(Path.Combine(Directory, DataFile.FileName)).Length;
+
+    /// <summary>Committed page versions the background flusher has not written to the data file yet.</summary>
+    public int FlushBacklogPages => UnflushedPageCount;
+
+    /// <summary>Transactions open now (read transactions and the active writer's snapshot).</summary>
+    public int OpenTransactionCount => _slots.ActiveCount;
+
     /// <summary>Set by tests: dispose closes files without flushing, as if the process died.</summary>
     internal bool SimulateCrashOnDispose { get; set; }
 

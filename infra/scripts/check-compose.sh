@@ -760,6 +760,34 @@ else:
                             check(bool(str(t.get("target", "")).strip()), f"{where}: has a target",
                                   f"{where}: has no target (query text, saved query or collection)")
 
+# ---------------------------------------------------------------- Prometheus and the demo producer
+section("prometheus")
+prometheus = services.get("prometheus")
+if prometheus is None:
+    fail("no prometheus service")
+else:
+    pconf = bind_source_for(prometheus, "/etc/prometheus/prometheus.yml")
+    if check(pconf is not None and os.path.isfile(pconf), f"prometheus.yml comes from {os.path.relpath(pconf, ROOT) if pconf else '?'}",
+             "/etc/prometheus/prometheus.yml is not bind-mounted from a repository file"):
+        pc = load_yaml(pconf)
+        targets = [(job.get("job_name"), job.get("metrics_path", "/metrics"), t)
+                   for job in pc.get("scrape_configs") or [] for sc in job.get("static_configs") or [] for t in sc.get("targets") or []]
+        scraped = False
+        for job, path, target in targets:
+            h, _, port = target.rpartition(":")
+            if resolves_to_service(services, h) == "ingest":
+                scraped = True
+                check(ingest_port is None or int(port) == ingest_port, f"job {job} scrapes ingest on its port {port}",
+                      f"job {job} scrapes ingest on {port}, not its port {ingest_port}")
+                check(path == "/metrics", f"job {job} scrapes {path}, the server's scrape endpoint", f"job {job} scrapes {path}, not /metrics")
+        check(scraped, "Prometheus scrapes the ingest service", "no scrape job targets the ingest service")
+demo = services.get("demo-producer")
+if demo is not None:
+    check("demo" in (demo.get("profiles") or []), "demo-producer only runs with --profile demo", "demo-producer has no demo profile")
+    script = bind_source_for(demo, "/demo/produce-orders.sh")
+    check(script is not None and os.path.isfile(script), "the demo producer's script is in the repository",
+          "/demo/produce-orders.sh is not bind-mounted from a repository file")
+
 # ---------------------------------------------------------------- Kafka and RabbitMQ
 section("kafka")
 kafka = services.get("kafka")

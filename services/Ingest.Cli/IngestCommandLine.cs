@@ -21,6 +21,8 @@ internal static class IngestCommandLine
         new PublishCommand(),
         new QueryCommand(),
         new IndexesCommand(),
+        new SourcesCommand(),
+        new DeadLettersCommand(),
         new HealthCommand(),
         new VerifyCommand(),
         new RecoverCommand(),

@@ -306,6 +306,7 @@ internal sealed class IndexRunner : IAsyncDisposable
     private void Fail(Exception error)
     {
         Log.IndexErrored(_logger, _storage.Definition.Name, error.Message, error);
+        IndexingTelemetry.RecordError(_storage.Definition.Name);
         lock (_lock)
         {
             Volatile.Write(ref _error, error.Message);
@@ -366,7 +367,12 @@ internal sealed class IndexRunner : IAsyncDisposable
             return false;
         }
 
-        _storage.Apply(_batch, through);
+        using (IndexingTelemetry.StartBatch(_storage.Definition.Name, _batch.Count, from, through))
+        {
+            _storage.Apply(_batch, through);
+        }
+
+        IndexingTelemetry.RecordBatch(_storage.Definition.Name, _batch.Count);
         var memory = _batch.CapacityBytes + _storage.WorkMemoryBytes + idBytes;
         Volatile.Write(ref _lastBatchDocuments, _batch.Count);
         Volatile.Write(ref _peakBatchMemory, Math.Max(_peakBatchMemory, memory));

@@ -21,6 +21,7 @@ namespace Ingest.Storage.Journal;
 internal sealed unsafe class JournalWriter : IDisposable
 {
     private long _commitSyncs;
+    private long _bytesWritten;
 
     private readonly string _directory;
     private readonly long _fileSize;
@@ -125,6 +126,8 @@ internal sealed unsafe class JournalWriter : IDisposable
                     done += chunk;
                 }
             }
+
+            Interlocked.Add(ref _bytesWritten, length);
 
             _faults.ThrowIfSyncFailing(file.Path);
             if (_durable)
@@ -375,6 +378,9 @@ internal sealed unsafe class JournalWriter : IDisposable
 
     /// <summary>How many commit records were made durable with a sync (0 in the non-durable mode).</summary>
     public long CommitSyncs => Interlocked.Read(ref _commitSyncs);
+
+    /// <summary>Bytes of commit records written to journal files since the writer was created.</summary>
+    public long BytesWritten => Interlocked.Read(ref _bytesWritten);
 
     /// <summary>
     /// The first journal file that stays needed once the data file holds every transaction up to

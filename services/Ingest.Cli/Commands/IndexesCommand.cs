@@ -1,6 +1,4 @@
 using System.CommandLine;
-using System.Globalization;
-using System.Text;
 using System.Text.Json;
 using Ingest.Cli.Output;
 using Ingest.Cli.Server;
@@ -30,27 +28,8 @@ internal sealed class IndexesCommand : Command
     /// <summary><c>indexes/&lt;name&gt;</c> with each segment escaped and the '/'s kept (the server takes the rest of the path).</summary>
     internal static string IndexPath(string name) => "indexes/" + string.Join('/', name.Split('/').Select(Uri.EscapeDataString));
 
-    private static Command Sub(string name, string description, bool withName, Func<IngestApiClient, string?, TextWriter, CancellationToken, Task> action)
-    {
-        var command = new Command(name, description);
-        var server = new ServerOptions(defaultTimeoutSeconds: 30);
-        Argument<string>? indexName = null;
-        if (withName)
-        {
-            indexName = new Argument<string>("name") { Description = "The index's name, e.g. Orders/ByCustomer." };
-            command.Add(indexName);
-        }
-
-        server.AddTo(command);
-        command.SetAction(async (parseResult, cancellationToken) =>
-        {
-            using var client = server.CreateClient(parseResult);
-            var nameValue = indexName is null ? null : parseResult.GetRequiredValue(indexName);
-            await action(client, nameValue, parseResult.InvocationConfiguration.Output, cancellationToken).ConfigureAwait(false);
-            return ExitCodes.Success;
-        });
-        return command;
-    }
+    private static Command Sub(string name, string description, bool withName, Func<IngestApiClient, string?, TextWriter, CancellationToken, Task> action) =>
+        ServerSubcommand.Create(name, description, withName ? "name" : null, "The index's name, e.g. Orders/ByCustomer.", action);
 
     private static async Task ListAsync(IngestApiClient client, string? name, TextWriter output, CancellationToken ct)
     {
@@ -61,12 +40,12 @@ internal sealed class IndexesCommand : Command
         {
             rows.Add(
             [
-                Text(item, "name"),
-                Flag(item, "automatic") ? "auto" : "static",
-                Text(item, "state"),
-                Flag(item, "stale") ? "stale" : "current",
-                Text(item, "entries"),
-                Text(item, "lastIndexedEtag"),
+                ServerSubcommand.Text(item, "name"),
+                ServerSubcommand.Flag(item, "automatic") ? "auto" : "static",
+                ServerSubcommand.Text(item, "state"),
+                ServerSubcommand.Flag(item, "stale") ? "stale" : "current",
+                ServerSubcommand.Text(item, "entries"),
+                ServerSubcommand.Text(item, "lastIndexedEtag"),
             ]);
         }
 
@@ -79,18 +58,8 @@ internal sealed class IndexesCommand : Command
         await TextTable.WriteAsync(output, ["name", "kind", "state", "freshness", "entries", "last etag"], rows).ConfigureAwait(false);
     }
 
-    private static async Task ShowAsync(IngestApiClient client, string? name, TextWriter output, CancellationToken ct)
-    {
-        var body = await client.SendAsync(HttpMethod.Get, IndexPath(name!), null, ct).ConfigureAwait(false);
-        using var document = JsonDocument.Parse(body);
-        using var buffer = new MemoryStream();
-        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true }))
-        {
-            document.RootElement.WriteTo(writer);
-        }
-
-        await output.WriteLineAsync(Encoding.UTF8.GetString(buffer.ToArray())).ConfigureAwait(false);
-    }
+    private static async Task ShowAsync(IngestApiClient client, string? name, TextWriter output, CancellationToken ct) =>
+        await ServerSubcommand.WriteIndentedAsync(output, await client.SendAsync(HttpMethod.Get, IndexPath(name!), null, ct).ConfigureAwait(false)).ConfigureAwait(false);
 
     private static async Task ResetAsync(IngestApiClient client, string? name, TextWriter output, CancellationToken ct)
     {
@@ -104,12 +73,4 @@ internal sealed class IndexesCommand : Command
         await client.SendAsync(HttpMethod.Delete, IndexPath(name!), null, ct).ConfigureAwait(false);
         await output.WriteLineAsync($"index '{name}' deleted").ConfigureAwait(false);
     }
-
-    private static string Text(JsonElement item, string property) =>
-        !item.TryGetProperty(property, out var value) ? string.Empty
-        : value.ValueKind == JsonValueKind.String ? value.GetString()!
-        : value.ValueKind == JsonValueKind.Number ? value.GetInt64().ToString(CultureInfo.InvariantCulture)
-        : value.GetRawText();
-
-    private static bool Flag(JsonElement item, string property) => item.TryGetProperty(property, out var value) && value.ValueKind == JsonValueKind.True;
 }

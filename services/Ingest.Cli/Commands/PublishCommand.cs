@@ -26,12 +26,30 @@ internal sealed class PublishCommand : Command
 
         var documents = await ReadDocumentsAsync(parseResult, options, cancellationToken).ConfigureAwait(false);
         var stopwatch = Stopwatch.StartNew();
-        await publisher.PublishAsync(documents, options.Settings(parseResult), cancellationToken).ConfigureAwait(false);
+        // Progress goes to stderr, so stdout keeps only the summary for scripts.
+        var error = parseResult.InvocationConfiguration.Error;
+        var progress = new PublishProgress(error, IsTerminal(error), documents.Count, ProgressInterval);
+        await using (progress.ConfigureAwait(false))
+        {
+            await publisher.PublishAsync(documents, options.Settings(parseResult) with { Progress = progress }, cancellationToken).ConfigureAwait(false);
+        }
+
         var noun = documents.Count == 1 ? "document" : "documents";
         await parseResult.InvocationConfiguration.Output.WriteLineAsync(
             $"published {documents.Count} {noun} to {publisher.Destination} in {stopwatch.ElapsedMilliseconds} ms").ConfigureAwait(false);
         return ExitCodes.Success;
     }
+
+    /// <summary>How often progress is shown; <c>INGEST_PROGRESS_INTERVAL_MS</c> overrides the default (tests, slow terminals).</summary>
+    private static TimeSpan ProgressInterval =>
+        int.TryParse(Environment.GetEnvironmentVariable(ProgressIntervalVariable), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var ms) && ms > 0
+            ? TimeSpan.FromMilliseconds(ms)
+            : TimeSpan.FromSeconds(2);
+
+    public const string ProgressIntervalVariable = "INGEST_PROGRESS_INTERVAL_MS";
+
+    /// <summary>A bar redrawn in place only on a terminal: the console's own stderr, not redirected.</summary>
+    private static bool IsTerminal(TextWriter error) => ReferenceEquals(error, Console.Error) && !Console.IsErrorRedirected;
 
     private static async Task<IReadOnlyList<InputDocument>> ReadDocumentsAsync(ParseResult parseResult, PublishOptions options, CancellationToken cancellationToken)
     {

@@ -98,6 +98,7 @@ internal sealed class KafkaPublisher : IDocumentPublisher
                     else
                     {
                         delivered++;
+                        settings.Progress?.Acknowledged(1, document.Body.Length);
                     }
                 }, abort.Token);
             }
@@ -143,7 +144,11 @@ internal sealed class KafkaPublisher : IDocumentPublisher
 
     private static Headers Headers(string id, byte[]? collection, byte[]? operation)
     {
-        var headers = new Headers { { IngestHeaders.Id, Encoding.UTF8.GetBytes(id) } };
+        var headers = new Headers
+        {
+            { IngestHeaders.Id, Encoding.UTF8.GetBytes(id) },
+            { PublishTraceContext.Header, Encoding.UTF8.GetBytes(PublishTraceContext.NextTraceParent()) },
+        };
         if (collection is not null)
         {
             headers.Add(IngestHeaders.Collection, collection);

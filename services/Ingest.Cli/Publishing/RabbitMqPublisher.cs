@@ -144,6 +144,7 @@ internal sealed class RabbitMqPublisher : IDocumentPublisher
             }
 
             confirmed += window.Count(w => w.Confirm.IsCompletedSuccessfully);
+            settings.Progress?.Acknowledged(window.Count(w => w.Confirm.IsCompletedSuccessfully), window.Where(w => w.Confirm.IsCompletedSuccessfully).Sum(w => (long)w.Document.Body.Length));
             var failed = window.FindIndex(w => !w.Confirm.IsCompletedSuccessfully);
             if (failed >= 0)
             {
@@ -174,7 +175,7 @@ internal sealed class RabbitMqPublisher : IDocumentPublisher
     private static BasicProperties Properties(string id, PublishSettings settings, bool delete)
     {
         // AMQP carries string header values as UTF-8 long strings, which is what Ingest reads.
-        var headers = new Dictionary<string, object?> { [IngestHeaders.Id] = id };
+        var headers = new Dictionary<string, object?> { [IngestHeaders.Id] = id, [PublishTraceContext.Header] = PublishTraceContext.NextTraceParent() };
         if (settings.Collection is not null)
         {
             headers[IngestHeaders.Collection] = settings.Collection;

@@ -35,7 +35,8 @@ internal sealed class EtlKafkaHeaders(string instanceSource)
     private byte[] _time = [];
 
     /// <summary>The record for <paramref name="message"/>: key, value (null for a delete: a tombstone) and headers.</summary>
-    public Message<byte[], byte[]?> ToRecord(EtlMessage message)
+    /// <param name="traceParent">The W3C traceparent of the sending span in UTF-8, or null when none is recorded.</param>
+    public Message<byte[], byte[]?> ToRecord(EtlMessage message, byte[]? traceParent = null)
     {
         var subject = Encoding.UTF8.GetBytes(message.DocumentId);
         var key = ReferenceEquals(message.Key, message.DocumentId) || message.Key == message.DocumentId ? subject : Encoding.UTF8.GetBytes(message.Key);
@@ -51,6 +52,11 @@ internal sealed class EtlKafkaHeaders(string instanceSource)
         if (!message.Deleted)
         {
             headers.Add(KafkaCloudEventBinding.ContentTypeHeader, JsonContentType);
+        }
+
+        if (traceParent != null)
+        {
+            headers.Add(Telemetry.IngestTracing.TraceParentHeader, traceParent);
         }
 
         foreach (var (name, value) in message.Headers)

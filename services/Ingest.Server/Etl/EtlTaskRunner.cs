@@ -120,8 +120,11 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
                     var batch = ReadBatch(readEtag);
                     if (batch.LastEtag > readEtag)
                     {
+                        // The span covers preparing and handing over the batch; its acknowledgment arrives later.
+                        using var span = Telemetry.EtlTracing.StartBatch(Definition.Name!, batch.Changes.Count, batch.LastEtag);
                         var prepared = _builder.Build(batch.Changes);
                         (var acknowledged, failure) = await HandOverAsync(prepared.Messages, stop).ConfigureAwait(false);
+                        Telemetry.EtlTracing.Sent(span, prepared.Messages.Count, prepared.Failures.Count);
                         if (failure is null)
                         {
                             inFlight.Enqueue(new EtlInFlightBatch(batch.LastEtag, prepared, acknowledged));

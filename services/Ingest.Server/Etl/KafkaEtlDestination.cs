@@ -59,9 +59,11 @@ internal sealed class KafkaEtlDestination : IEtlDestination
             _pending.Add(tracker);
         }
 
+        // One traceparent for the batch (its span), encoded once, not per message.
+        var traceParent = Telemetry.EtlTracing.CurrentTraceParent();
         foreach (var message in messages)
         {
-            var record = _headers.ToRecord(message);
+            var record = _headers.ToRecord(message, traceParent);
             var topic = message.Destination ?? _topic;
             while (true)
             {

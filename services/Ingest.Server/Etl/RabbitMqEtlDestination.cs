@@ -44,6 +44,7 @@ internal sealed class RabbitMqEtlDestination : IEtlDestination
                 var message = messages[i];
                 var binary = AmqpCloudEventBinding.Encode(message.ToCloudEvent(_source));
                 var headers = new Dictionary<string, object?>(binary.ApplicationProperties);
+                Telemetry.EtlTracing.AddTraceParent(headers);
                 foreach (var (name, value) in message.Headers)
                 {
                     headers[name] = value;

@@ -69,6 +69,7 @@ public static class IngestHost
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<StoreFailureHandler>();
         builder.Services.AddIngestTelemetry(builder.Configuration);
+        builder.Logging.AddIngestConsoleFormat(builder.Configuration);
 
         var app = builder.Build();
         app.UseExceptionHandler();
@@ -108,6 +109,8 @@ public static class IngestHost
         app.Services.GetRequiredService<DataDirectory>();
         app.Services.GetRequiredService<Ingest.Documents.DocumentStore>();
         app.Services.GetRequiredService<StoreMetrics>();
+        app.Services.GetRequiredService<SourceMetrics>();
+        app.Services.GetRequiredService<IndexMetrics>();
         // Reading the indexing and configured-index options validates them, so a bad one stops start-up here, named.
         await app.Services.GetRequiredService<IndexRuntime>().OpenAsync(cancellationToken).ConfigureAwait(false);
         app.Services.GetRequiredService<QueryRuntime>().Open();

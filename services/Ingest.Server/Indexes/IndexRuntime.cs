@@ -45,6 +45,9 @@ public sealed partial class IndexRuntime : IAsyncDisposable
     /// <summary>The open manager; the server opens it before it listens.</summary>
     public IndexManager Manager => _manager ?? throw new InvalidOperationException("The index manager is not open yet.");
 
+    /// <summary>The manager once open, else null (metrics read it whenever a reader collects).</summary>
+    internal IndexManager? OpenManager => Volatile.Read(ref _manager);
+
     /// <summary>Opens the manager (each index resumes from its last indexed etag) and applies the configured definitions.</summary>
     public async Task OpenAsync(CancellationToken cancellationToken)
     {

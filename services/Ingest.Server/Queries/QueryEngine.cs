@@ -42,16 +42,23 @@ public sealed class QueryEngine
 
     /// <summary>Starts <paramref name="text"/>: the match set is computed when this returns, rows as they are written. Dispose the result.</summary>
     public Task<QueryExecution> StartAsync(string text, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale, string? continuation, CancellationToken ct) =>
-        StartAsync(QueryParser.Parse(text), parameters, waitForNonStale, continuation, ct);
+        StartCoreAsync(QueryParser.Parse(text), text, parameters, waitForNonStale, continuation, ct);
 
     /// <summary>
     /// Starts a query already parsed, for callers that add conditions to what a user wrote (Grafana's ad hoc filters)
     /// and want errors to point at the user's text.
     /// </summary>
-    public async Task<QueryExecution> StartAsync(ParsedQuery query, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale, string? continuation, CancellationToken ct)
+    public Task<QueryExecution> StartAsync(ParsedQuery query, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale, string? continuation, CancellationToken ct)
     {
         ArgumentNullException.ThrowIfNull(query);
+        return StartCoreAsync(query, null, parameters, waitForNonStale, continuation, ct);
+    }
+
+    /// <summary><paramref name="text"/> is what the user wrote, for the span; null when the query was built, then it is formatted.</summary>
+    private async Task<QueryExecution> StartCoreAsync(ParsedQuery query, string? text, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale, string? continuation, CancellationToken ct)
+    {
         var started = Stopwatch.GetTimestamp();
+        using var activity = Telemetry.QueryTracing.Start(text, query);
         var bound = new QueryParameters(parameters);
 
         // A second attempt covers an index deleted or rebuilt between the choice and the read (an idle automatic index
@@ -59,6 +66,7 @@ public sealed class QueryEngine
         for (var attempt = 0; ; attempt++)
         {
             var source = await ChooseAsync(query, bound, ct).ConfigureAwait(false);
+            Telemetry.QueryTracing.SetIndex(activity, source.Name, source.IsAutomatic);
             if (source.Name is null)
             {
                 var scan = _runner.Prepare(query, null, bound, continuation);

@@ -159,6 +159,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
             while (await _batcher.TakeAsync(CancellationToken.None).ConfigureAwait(false) is { } batch)
             {
                 using (batch)
+                using (Telemetry.IngestTracing.StartBatch(_source, batch))
                 {
                     try
                     {
@@ -223,7 +224,9 @@ public sealed partial class BatchWriter : IAsyncDisposable
             try
             {
                 await _store.WriteAsync(write).ConfigureAwait(false);
-                _batcher.Statistics.RecordCommit(Stopwatch.GetElapsedTime(started));
+                var commitLatency = Stopwatch.GetElapsedTime(started);
+                _batcher.Statistics.RecordCommit(commitLatency);
+                Telemetry.IngestInstruments.BatchCommitted(_source, batch, commitLatency);
                 Interlocked.Add(ref _written, written);
                 Interlocked.Add(ref _deadLetters, deadLetters);
                 Interlocked.Add(ref _dropped, dropped);

@@ -56,7 +56,7 @@ internal sealed partial class SourcePipeline : IAsyncDisposable
             LogDeadLetter(_logger, _source, message.Destination, position.Partition, position.Offset, item.DeadLetterReason!);
         }
 
-        return item;
+        return Telemetry.IngestTracing.WithProducer(item, message.Headers);
     }
 
     /// <summary>

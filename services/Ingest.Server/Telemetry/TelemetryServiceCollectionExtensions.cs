@@ -14,6 +14,7 @@ public static class TelemetryServiceCollectionExtensions
 {
     public const string OtlpEndpointVariable = "OTEL_EXPORTER_OTLP_ENDPOINT";
     public const string ServiceNameVariable = "OTEL_SERVICE_NAME";
+    public const string SamplerArgumentVariable = "OTEL_TRACES_SAMPLER_ARG";
     public const string MetricsPath = "/metrics";
     public const string DefaultServiceName = "ingest";
 
@@ -38,14 +39,19 @@ public static class TelemetryServiceCollectionExtensions
         // Spans are only recorded when something receives them.
         if (exportOtlp)
         {
+            var ratio = ReadSampleRatio(configuration);
             telemetry.WithTracing(tracing => tracing
                 .AddSource(IngestTelemetry.Name)
+                // Parent-based: a request or message that arrives sampled stays sampled; new traces by ratio.
+                .SetSampler(new ParentBasedSampler(new TraceIdRatioBasedSampler(ratio)))
                 // Health probes and scrapes arrive every few seconds and say nothing about the work.
                 .AddAspNetCoreInstrumentation(options => options.Filter = static context => !IsProbe(context.Request.Path))
                 .AddOtlpExporter());
         }
 
         services.AddSingleton<StoreMetrics>();
+        services.AddSingleton<SourceMetrics>();
+        services.AddSingleton<IndexMetrics>();
         return services;
     }
 
@@ -54,6 +60,23 @@ public static class TelemetryServiceCollectionExtensions
     {
         endpoints.MapPrometheusScrapingEndpoint(MetricsPath);
         return endpoints;
+    }
+
+    /// <summary>The ratio of new traces recorded, from <c>OTEL_TRACES_SAMPLER_ARG</c> (0 to 1; default 1, every trace).</summary>
+    internal static double ReadSampleRatio(IConfiguration configuration)
+    {
+        var text = configuration[SamplerArgumentVariable];
+        if (string.IsNullOrWhiteSpace(text))
+        {
+            return 1.0;
+        }
+
+        if (!double.TryParse(text, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var ratio) || ratio is < 0 or > 1 || double.IsNaN(ratio))
+        {
+            throw new InvalidOperationException($"{SamplerArgumentVariable} must be a ratio from 0 to 1 (the share of new traces recorded), not '{text}'.");
+        }
+
+        return ratio;
     }
 
     private static bool IsProbe(PathString path) =>

@@ -43,6 +43,11 @@ public sealed class KafkaPublishTests(BrokerFixture brokers)
             Assert.Equal("Orders", Header(messages[1], IngestHeaders.Collection));
             Assert.Null(Header(messages[1], IngestHeaders.Operation));
 
+            // Every message carries a W3C traceparent: one trace for the run, a span id per message.
+            var parents = messages.Take(2).Select(m => System.Diagnostics.ActivityContext.Parse(Header(m, "traceparent")!, null)).ToList();
+            Assert.Equal(parents[0].TraceId, parents[1].TraceId);
+            Assert.NotEqual(parents[0].SpanId, parents[1].SpanId);
+
             Assert.Null(messages[2].Value);
             Assert.Equal("orders/1", Header(messages[2], IngestHeaders.Id));
             Assert.Equal("delete", Header(messages[2], IngestHeaders.Operation));

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The compose "demo" profile's producer: 20 orders a second, forever, to the topic the ingest service
+# consumes ("ingest"), into the Orders collection (the ingest-collection header), each with its id in
+# the body (the source's IdProperty). Roughly one in ten updates an earlier order's status.
+set -euo pipefail
+bootstrap="${DEMO_BOOTSTRAP:-kafka:9092}"
+topic="${DEMO_TOPIC:-ingest}"
+rate="${DEMO_ORDERS_PER_SECOND:-20}"
+customers=(Ada Lin Grace Alan Edsger Barbara Ken Margaret)
+statuses=(new paid shipped delivered cancelled)
+n=0
+while true; do
+  for ((i = 0; i < rate; i++)); do
+    if (( n > 10 && RANDOM % 10 == 0 )); then
+      id=$(( RANDOM % n + 1 ))
+    else
+      n=$(( n + 1 ))
+      id=$n
+    fi
+    customer=${customers[RANDOM % ${#customers[@]}]}
+    status=${statuses[RANDOM % ${#statuses[@]}]}
+    total="$(( RANDOM % 500 )).$(( RANDOM % 100 ))"
+    printf 'ingest-collection:Orders\t{"id":"orders/%d","customer":"%s","status":"%s","total":%s,"orderedAt":"%s"}\n' \
+      "$id" "$customer" "$status" "$total" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  done
+  sleep 1
+done | /opt/kafka/bin/kafka-console-producer.sh --bootstrap-server "$bootstrap" --topic "$topic" \
+  --property parse.headers=true --property parse.key=false
