@@ -26,14 +26,14 @@ public sealed class OrderedWriteTests
         var second = new WriteBatch().Put("a/3", "A", "{}").SetSourcePosition("s", 0, 3);
         await Assert.ThrowsAsync<PredecessorWriteFailedException>(() => store.WriteAfterAsync(second, first));
         Assert.Null(store.Get("a/3"));
-        Assert.Equal(1, store.GetSourcePosition("s", 0)!.NextOffset);
+        Assert.Equal(1, store.GetSourcePosition("s", 0)!.Value.Position.NextOffset);
 
         // Once the predecessor is written again, the successor can follow it.
         await store.WriteAsync(first);
         await store.WriteAfterAsync(second, first);
         Assert.NotNull(store.Get("a/2"));
         Assert.NotNull(store.Get("a/3"));
-        Assert.Equal(3, store.GetSourcePosition("s", 0)!.NextOffset);
+        Assert.Equal(3, store.GetSourcePosition("s", 0)!.Value.Position.NextOffset);
     }
 
     [Fact]
@@ -63,7 +63,7 @@ public sealed class OrderedWriteTests
         etags.Add((await writes[1]!).LastEtag);
         Assert.Equal(Enumerable.Range(1, 50).Select(e => (long)e), etags);
         Assert.Equal(50, store.GetStats().DocumentCount);
-        Assert.Equal(50, store.GetSourcePosition("s", 0)!.NextOffset);
+        Assert.Equal(50, store.GetSourcePosition("s", 0)!.Value.Position.NextOffset);
     }
 
     [Fact]
@@ -84,7 +84,7 @@ public sealed class OrderedWriteTests
         var two = store.WriteAfterAsync(second, first);
         var results = await Task.WhenAll(one, two);
         Assert.True(results[1].FirstEtag > results[0].LastEtag);
-        Assert.Equal(2, store.GetSourcePosition("s", 0)!.NextOffset);
+        Assert.Equal(2, store.GetSourcePosition("s", 0)!.Value.Position.NextOffset);
     }
 
     [Fact]
@@ -92,7 +92,7 @@ public sealed class OrderedWriteTests
     {
         using var dir = new TestDirectory();
         using var store = dir.Open();
-        var ex = Assert.Throws<ArgumentException>(() => store.WriteAfterAsync(new WriteBatch().Put("a", "A", "{}"), new WriteBatch()));
+        var ex = Assert.Throws<ArgumentException>(() => { _ = store.WriteAfterAsync(new WriteBatch().Put("a", "A", "{}"), new WriteBatch()); });
         Assert.Contains("never written to this store", ex.Message, StringComparison.Ordinal);
     }
 
@@ -103,14 +103,14 @@ public sealed class OrderedWriteTests
         using var store = dir.Open();
 
         // The plain put reads the body; the validated one takes the caller's word for it.
-        Assert.Throws<InvalidDocumentException>(() => store.WriteAsync(new WriteBatch().Put("a", "A", "{\"n\":"u8)));
+        Assert.Throws<InvalidDocumentException>(() => { _ = store.WriteAsync(new WriteBatch().Put("a", "A", "{\"n\":"u8)); });
         await store.WriteAsync(new WriteBatch().PutValidated("a", "A", "{\"n\":"u8));
         Assert.Equal("{\"n\":", System.Text.Encoding.UTF8.GetString(store.Get("a")!.Body.Span));
 
-        var empty = Assert.Throws<InvalidDocumentException>(() => store.WriteAsync(new WriteBatch().PutValidated("b", "A", ReadOnlySpan<byte>.Empty)));
+        var empty = Assert.Throws<InvalidDocumentException>(() => { _ = store.WriteAsync(new WriteBatch().PutValidated("b", "A", ReadOnlySpan<byte>.Empty)); });
         Assert.Contains("empty", empty.Message, StringComparison.Ordinal);
         var tooLarge = new byte[store.Options.MaxBodyBytes + 1];
-        var large = Assert.Throws<InvalidDocumentException>(() => store.WriteAsync(new WriteBatch().PutValidated("b", "A", tooLarge)));
+        var large = Assert.Throws<InvalidDocumentException>(() => { _ = store.WriteAsync(new WriteBatch().PutValidated("b", "A", tooLarge)); });
         Assert.Contains("limit", large.Message, StringComparison.Ordinal);
     }
 }
