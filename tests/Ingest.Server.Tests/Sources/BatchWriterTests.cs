@@ -107,6 +107,47 @@ public sealed class BatchWriterTests : IDisposable
         await writer.DisposeAsync();
     }
 
+    [Fact]
+    public async Task Batches_queued_behind_a_failing_one_are_written_after_it_and_acknowledged_in_order()
+    {
+        var source = new RecordingAcknowledger(Store);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
+
+        Store.Environment.Faults.DiskFull = true;
+        for (var i = 0; i < 4; i++)
+        {
+            await writer.AddAsync(Put($"d{i}", i));
+        }
+
+        Assert.True(SpinWait.SpinUntil(() => writer.LastError is not null, TimeSpan.FromSeconds(30)), "a write failed");
+        Assert.Null(Store.GetSourcePosition("test/topic", 0));
+        Store.Environment.Faults.DiskFull = false;
+        await writer.DrainAsync();
+
+        Assert.Equal(new long[][] { [0], [1], [2], [3] }, source.Acknowledged);
+        Assert.True(source.DocumentsPresentWhenAcknowledged);
+        Assert.Equal(4, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
+        Assert.Equal(4, Store.GetStats().DocumentCount);
+        Assert.Equal(4, writer.Written);
+    }
+
+    [Fact]
+    public async Task A_put_the_mapper_validated_is_not_parsed_again_but_one_it_did_not_is()
+    {
+        var source = new RecordingAcknowledger(Store);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions(), source, NullLogger.Instance);
+        var truncated = Encoding.UTF8.GetBytes("""{"n":""");
+
+        // The flag is the mapper's promise; broken here on purpose to show the store takes it.
+        await writer.AddAsync(Put("trusted", 0) with { Payload = truncated, BodyValidated = true });
+        await writer.AddAsync(Put("checked", 1) with { Payload = truncated });
+        await writer.DrainAsync();
+
+        Assert.NotNull(Store.Get("trusted"));
+        Assert.Null(Store.Get("checked"));
+        Assert.StartsWith("Rejected by the store:", Assert.Single(Store.GetDeadLetters()).Reason, StringComparison.Ordinal);
+    }
+
     public void Dispose() => _temp.Dispose();
 
     private static IngestItem Put(string id, long offset) =>
