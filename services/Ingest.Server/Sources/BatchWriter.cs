@@ -13,7 +13,6 @@ namespace Ingest.Server.Sources;
 public sealed partial class BatchWriter : IAsyncDisposable
 {
     private static readonly TimeSpan MaxRetryDelay = TimeSpan.FromSeconds(5);
-    private static readonly Dictionary<int, string> NoRejections = [];
     private const int MaxDeadLetterBytes = 1024 * 1024;
 
     // The mapper reads bodies with the JSON reader's default depth limit; the store may trust its
@@ -157,56 +156,34 @@ public sealed partial class BatchWriter : IAsyncDisposable
 
     private async Task RunAsync()
     {
-        // Two write batches take turns: the next batch is built, validated and queued in the store
-        // while the previous one commits, ordered after it (WriteAfterAsync) so that it never
-        // commits, positions included, unless the previous one did.
-        WriteBatch[] writes = [new WriteBatch(), new WriteBatch()];
+        var write = new WriteBatch();
         var operationItems = new List<int>();
         var included = new List<IngestItem>();
         var rejections = new Dictionary<int, string>();
-        InFlight? inFlight = null;
         try
         {
-            while (true)
+            while (await _batcher.TakeAsync(CancellationToken.None).ConfigureAwait(false) is { } batch)
             {
-                var next = _batcher.TakeAsync(CancellationToken.None);
-                if (inFlight is not null && !next.IsCompleted)
+                using (batch)
                 {
-                    // Acknowledge the previous batch as soon as it is durable, not only once the next
-                    // one closes: RabbitMQ's prefetch window waits for those acknowledgements.
-                    var taking = next.AsTask();
-                    await Task.WhenAny(taking, inFlight.Commit ?? Task.CompletedTask).ConfigureAwait(false);
-                    if (!taking.IsCompleted)
+                    try
                     {
-                        var finished = inFlight;
-                        inFlight = null;
-                        if (!await FinishAsync(finished, writes, operationItems, included, rejections).ConfigureAwait(false))
+                        if (!await WriteDurablyAsync(batch, write, operationItems, included, rejections).ConfigureAwait(false))
                         {
                             return;
                         }
+
+                        await AcknowledgeAsync(batch).ConfigureAwait(false);
+                    }
+                    finally
+                    {
+                        // Written, aborted or failed: the batch's pooled buffers go back either way.
+                        ReturnRented(batch.Items);
                     }
 
-                    next = new ValueTask<Batch<IngestItem>?>(taking);
+                    Interlocked.Add(ref _done, batch.Count);
+                    CompleteDrains(exception: null);
                 }
-
-                if (await next.ConfigureAwait(false) is not { } batch)
-                {
-                    break;
-                }
-
-                var previous = inFlight;
-                inFlight = Submit(batch, writes, previous, operationItems, included);
-                if (previous is not null && !await FinishAsync(previous, writes, operationItems, included, rejections).ConfigureAwait(false))
-                {
-                    return;
-                }
-            }
-
-            if (inFlight is not null)
-            {
-                var last = inFlight;
-                inFlight = null;
-                await FinishAsync(last, writes, operationItems, included, rejections).ConfigureAwait(false);
             }
         }
         catch (Exception ex)
@@ -218,115 +195,20 @@ public sealed partial class BatchWriter : IAsyncDisposable
         }
         finally
         {
-            if (inFlight is not null)
-            {
-                Observe(inFlight.Commit);
-                ReleaseAbandoned(inFlight.Batch);
-            }
-
             // Batches that will never be written: not acknowledged (the broker redelivers them),
             // but their pooled buffers are returned.
             _batcher.Complete();
             while (_batcher.TryTake(out var abandoned))
             {
-                ReleaseAbandoned(abandoned);
+                using (abandoned)
+                {
+                    ReturnRented(abandoned.Items);
+                }
             }
 
             CompleteDrains(new InvalidOperationException($"Source '{_source}': the batch writer has stopped."));
         }
     }
-
-    /// <summary>
-    /// Builds the batch into <paramref name="writes"/>[<paramref name="slot"/>] and queues it in the
-    /// store after <paramref name="previous"/>. A batch the store refuses at once (or an empty one)
-    /// is left to <see cref="FinishAsync"/>, which writes it the careful way, one batch at a time.
-    /// </summary>
-    private InFlight Submit(
-        Batch<IngestItem> batch, WriteBatch[] writes, InFlight? previous, List<int> operationItems, List<IngestItem> included)
-    {
-        var slot = previous is null ? 0 : 1 - previous.Slot;
-        if (previous is { Commit: null })
-        {
-            // The previous batch will be written only once it is its turn: so will this one.
-            return new InFlight(batch, slot, null, default, 0);
-        }
-
-        var write = writes[slot];
-        var counts = Build(batch.Items, write, operationItems, included, NoRejections);
-        if (write.Count == 0)
-        {
-            return new InFlight(batch, slot, null, counts, 0);
-        }
-
-        var started = Stopwatch.GetTimestamp();
-        try
-        {
-            var commit = previous is null ? _store.WriteAsync(write) : _store.WriteAfterAsync(write, writes[previous.Slot]);
-            return new InFlight(batch, slot, commit, counts, started);
-        }
-        catch (Exception ex) when (ex is not ObjectDisposedException)
-        {
-            // E.g. a body the store refuses: FinishAsync turns it into a dead letter.
-            return new InFlight(batch, slot, null, counts, 0);
-        }
-    }
-
-    /// <summary>Waits for a queued batch to be durable (writing it again, alone, if it failed), then acknowledges it; false if aborted.</summary>
-    private async Task<bool> FinishAsync(
-        InFlight flight, WriteBatch[] writes, List<int> operationItems, List<IngestItem> included, Dictionary<int, string> rejections)
-    {
-        using var batch = flight.Batch;
-        try
-        {
-            var durable = false;
-            if (flight.Commit is { } commit)
-            {
-                try
-                {
-                    await commit.ConfigureAwait(false);
-                    durable = true;
-                    _batcher.Statistics.RecordCommit(Stopwatch.GetElapsedTime(flight.Started));
-                    Interlocked.Add(ref _written, flight.Counts.Written);
-                    Interlocked.Add(ref _deadLetters, flight.Counts.DeadLetters);
-                    Interlocked.Add(ref _dropped, flight.Counts.Dropped);
-                    Volatile.Write(ref _lastError, null);
-                }
-                catch (Exception ex) when (ex is not ObjectDisposedException)
-                {
-                    // Written again below, alone and after its predecessor, with the usual retries.
-                    Volatile.Write(ref _lastError, ex.Message);
-                    LogQueuedWriteFailed(_logger, _source, ex);
-                }
-            }
-
-            if (!durable && !await WriteDurablyAsync(batch, writes[flight.Slot], operationItems, included, rejections).ConfigureAwait(false))
-            {
-                return false;
-            }
-
-            await AcknowledgeAsync(batch).ConfigureAwait(false);
-        }
-        finally
-        {
-            // Written, aborted or failed: the batch's pooled buffers go back either way.
-            ReturnRented(batch.Items);
-        }
-
-        Interlocked.Add(ref _done, batch.Count);
-        CompleteDrains(exception: null);
-        return true;
-    }
-
-    private static void ReleaseAbandoned(Batch<IngestItem> batch)
-    {
-        using (batch)
-        {
-            ReturnRented(batch.Items);
-        }
-    }
-
-    private static void Observe(Task? commit) =>
-        commit?.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
 
     /// <summary>Writes the batch; false if aborted before it was durable.</summary>
     private async Task<bool> WriteDurablyAsync(
@@ -381,7 +263,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
         }
     }
 
-    private BatchCounts Build(
+    private (long Written, long DeadLetters, long Dropped) Build(
         ReadOnlySpan<IngestItem> items, WriteBatch write, List<int> operationItems, List<IngestItem> included, Dictionary<int, string> rejections)
     {
         write.Clear();
@@ -465,7 +347,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
             _acknowledger.AddPositions(write, System.Runtime.InteropServices.CollectionsMarshal.AsSpan(included));
         }
 
-        return new BatchCounts(written, deadLetters, dropped);
+        return (written, deadLetters, dropped);
     }
 
     private async Task AcknowledgeAsync(Batch<IngestItem> batch)
@@ -523,9 +405,6 @@ public sealed partial class BatchWriter : IAsyncDisposable
 
     [LoggerMessage(Level = LogLevel.Error, Message = "Source '{Source}': writing a batch failed; retrying in {Delay} (nothing is acknowledged until it succeeds)")]
     private static partial void LogWriteFailed(ILogger logger, string source, TimeSpan delay, Exception exception);
-
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Source '{Source}': a queued batch failed; writing it again on its own (nothing is acknowledged until it succeeds)")]
-    private static partial void LogQueuedWriteFailed(ILogger logger, string source, Exception exception);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Source '{Source}': acknowledging a durable batch failed; the broker will redeliver it")]
     private static partial void LogAcknowledgeFailed(ILogger logger, string source, Exception exception);

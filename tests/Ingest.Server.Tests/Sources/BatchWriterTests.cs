@@ -108,7 +108,7 @@ public sealed class BatchWriterTests : IDisposable
     }
 
     [Fact]
-    public async Task Batches_queued_behind_a_failing_one_are_written_after_it_and_acknowledged_in_order()
+    public async Task A_failing_batch_holds_back_the_ones_behind_it_until_it_is_written_and_they_are_acknowledged_in_order()
     {
         var source = new RecordingAcknowledger(Store);
         await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
