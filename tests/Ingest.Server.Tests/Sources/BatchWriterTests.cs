@@ -108,30 +108,6 @@ public sealed class BatchWriterTests : IDisposable
     }
 
     [Fact]
-    public async Task A_failing_batch_holds_back_the_ones_behind_it_until_it_is_written_and_they_are_acknowledged_in_order()
-    {
-        var source = new RecordingAcknowledger(Store);
-        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
-
-        Store.Environment.Faults.DiskFull = true;
-        for (var i = 0; i < 4; i++)
-        {
-            await writer.AddAsync(Put($"d{i}", i));
-        }
-
-        Assert.True(SpinWait.SpinUntil(() => writer.LastError is not null, TimeSpan.FromSeconds(30)), "a write failed");
-        Assert.Null(Store.GetSourcePosition("test/topic", 0));
-        Store.Environment.Faults.DiskFull = false;
-        await writer.DrainAsync();
-
-        Assert.Equal(new long[][] { [0], [1], [2], [3] }, source.Acknowledged);
-        Assert.True(source.DocumentsPresentWhenAcknowledged);
-        Assert.Equal(4, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
-        Assert.Equal(4, Store.GetStats().DocumentCount);
-        Assert.Equal(4, writer.Written);
-    }
-
-    [Fact]
     public async Task A_put_the_mapper_validated_is_not_parsed_again_but_one_it_did_not_is()
     {
         var source = new RecordingAcknowledger(Store);
