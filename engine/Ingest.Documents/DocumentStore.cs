@@ -114,7 +114,31 @@ public sealed class DocumentStore : IDisposable
     /// </summary>
     /// <exception cref="InvalidDocumentException">Thrown at once, nothing written: an id, collection, body or source is invalid.</exception>
     /// <exception cref="InvalidOperationException">The batch is already being written.</exception>
-    public Task<WriteResult> WriteAsync(WriteBatch batch)
+    public Task<WriteResult> WriteAsync(WriteBatch batch) => Enqueue(batch, predecessor: null);
+
+    /// <summary>
+    /// Like <see cref="WriteAsync"/>, but the batch commits only if the latest write of
+    /// <paramref name="predecessor"/> (a batch written to this store before, possibly still in
+    /// flight) succeeds: if that write fails, this one fails with
+    /// <see cref="PredecessorWriteFailedException"/> and writes nothing. A source can so queue its
+    /// next batch while the previous one commits without ever letting a later batch's positions
+    /// become durable past an earlier batch that failed.
+    /// </summary>
+    /// <exception cref="InvalidDocumentException">Thrown at once, nothing written: an id, collection, body or source is invalid.</exception>
+    /// <exception cref="InvalidOperationException">The batch is already being written.</exception>
+    /// <exception cref="ArgumentException">The predecessor was never written to this store.</exception>
+    public Task<WriteResult> WriteAfterAsync(WriteBatch batch, WriteBatch predecessor)
+    {
+        ArgumentNullException.ThrowIfNull(predecessor);
+        if (predecessor.LastWrite is not { } last || last.Owner != _writer)
+        {
+            throw new ArgumentException("The predecessor batch was never written to this store.", nameof(predecessor));
+        }
+
+        return Enqueue(batch, last);
+    }
+
+    private Task<WriteResult> Enqueue(WriteBatch batch, PendingBatch? predecessor)
     {
         ArgumentNullException.ThrowIfNull(batch);
         ThrowIfDisposed();
@@ -126,8 +150,9 @@ public sealed class DocumentStore : IDisposable
         try
         {
             _validator.Validate(batch);
-            var pending = new PendingBatch(batch);
+            var pending = new PendingBatch(batch, _writer, predecessor);
             _writer.Enqueue(pending);
+            batch.LastWrite = pending;
             return pending.Task;
         }
         catch

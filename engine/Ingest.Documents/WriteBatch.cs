@@ -25,6 +25,9 @@ public sealed class WriteBatch
 
     internal List<BatchOperation> Operations => _operations;
 
+    /// <summary>The store's record of this batch's latest write (in flight or finished), for writes ordered after it.</summary>
+    internal PendingBatch? LastWrite { get; set; }
+
     /// <summary>Adds a put of a JSON document (UTF-8) with the given id and collection.</summary>
     public WriteBatch Put(string id, string collection, ReadOnlySpan<byte> json)
     {
@@ -33,6 +36,22 @@ public sealed class WriteBatch
         EnsureMutable();
         var offset = Append(json);
         _operations.Add(new BatchOperation { Kind = OperationKind.Put, Name = id, Text = collection, PayloadOffset = offset, PayloadLength = json.Length });
+        return this;
+    }
+
+    /// <summary>
+    /// Adds a put whose body the caller has already checked exactly as the store would: valid UTF-8
+    /// holding one JSON object no deeper than <see cref="DocumentStoreOptions.MaxJsonDepth"/> (the
+    /// ingestion mapper does, while it looks for the id). The store then checks only the body's
+    /// size, so the body is not read twice. A body that breaks this promise is stored as given; use
+    /// <see cref="Put(string, string, ReadOnlySpan{byte})"/> for anything not validated already.
+    /// </summary>
+    public WriteBatch PutValidated(string id, string collection, ReadOnlySpan<byte> json)
+    {
+        Put(id, collection, json);
+        var op = _operations[^1];
+        op.BodyValidated = true;
+        _operations[^1] = op;
         return this;
     }
 

@@ -23,6 +23,9 @@ internal struct BatchOperation
     /// <summary>The source offset (source position, dead letter) or the dead letter id (dead letter delete).</summary>
     public long Offset;
 
+    /// <summary>A put whose caller already validated the JSON (<see cref="WriteBatch.PutValidated"/>): only its size is checked.</summary>
+    public bool BodyValidated;
+
     /// <summary>The collection, resolved by validation (puts only).</summary>
     public CollectionName? CollectionName;
 }

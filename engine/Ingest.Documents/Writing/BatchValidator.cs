@@ -158,6 +158,11 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
             throw new InvalidDocumentException(op.Name, index, "the body is empty; a document is a JSON object.");
         }
 
+        if (op.BodyValidated)
+        {
+            return;
+        }
+
         var body = batch.Bytes(op.PayloadOffset, op.PayloadLength);
         var invalid = Utf8Validation.IndexOfInvalid(body);
         if (invalid >= 0)

@@ -15,11 +15,16 @@ public sealed partial class BatchWriter : IAsyncDisposable
     private static readonly TimeSpan MaxRetryDelay = TimeSpan.FromSeconds(5);
     private const int MaxDeadLetterBytes = 1024 * 1024;
 
+    // The mapper reads bodies with the JSON reader's default depth limit; the store may trust its
+    // check only when the store's own limit is at least as loose.
+    private const int MapperMaxJsonDepth = 64;
+
     private readonly string _source;
     private readonly DocumentStore _store;
     private readonly IBatchAcknowledger _acknowledger;
     private readonly ILogger _logger;
     private readonly Batcher<IngestItem> _batcher;
+    private readonly bool _mapperValidationSuffices;
     private readonly CancellationTokenSource _abort = new();
     private readonly Lock _drainLock = new();
     private readonly List<(long Target, TaskCompletionSource Done)> _drains = [];
@@ -44,6 +49,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
         _acknowledger = acknowledger;
         _logger = logger;
         _batcher = new Batcher<IngestItem>(options, timeProvider, statistics);
+        _mapperValidationSuffices = store.Options.MaxJsonDepth >= MapperMaxJsonDepth;
         _loop = Task.Factory.StartNew(RunAsync, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
     }
 
@@ -294,6 +300,11 @@ public sealed partial class BatchWriter : IAsyncDisposable
 
             switch (item.Kind)
             {
+                case IngestItemKind.Put when item.BodyValidated && _mapperValidationSuffices:
+                    operationItems.Add(i);
+                    write.PutValidated(item.Id!, item.Collection!, item.Payload.Span);
+                    written++;
+                    break;
                 case IngestItemKind.Put:
                     operationItems.Add(i);
                     write.Put(item.Id!, item.Collection!, item.Payload.Span);

@@ -17,6 +17,10 @@ namespace Ingest.Server.Sources;
 /// <param name="Rented">A pooled array backing <paramref name="Payload"/>, returned once the batch is written.</param>
 /// <param name="Operations">The operations of a <see cref="IngestItemKind.Transformed"/> item.</param>
 /// <param name="Producer">The producer's span from the message's W3C <c>traceparent</c> header, when it has one and spans are recorded.</param>
+/// <param name="BodyValidated">
+/// The mapper checked the put's body as the store would (UTF-8, one JSON object, depth within the
+/// JSON reader's default 64), so the store does not read it again.
+/// </param>
 public readonly record struct IngestItem(
     IngestItemKind Kind,
     string? Id,
@@ -29,7 +33,8 @@ public readonly record struct IngestItem(
     int Epoch,
     byte[]? Rented = null,
     IReadOnlyList<ScriptedOperation>? Operations = null,
-    System.Diagnostics.ActivityContext Producer = default)
+    System.Diagnostics.ActivityContext Producer = default,
+    bool BodyValidated = false)
 {
     /// <summary>What the item weighs for the batcher's byte limit.</summary>
     public int SizeBytes => Payload.Length + ((Id?.Length ?? 0) * 2) + 64 + OperationsSizeBytes();

@@ -34,7 +34,7 @@ internal static class IngestItemMapper
             {
                 return mapped.Operation == IngestOperation.Delete
                     ? new IngestItem(IngestItemKind.Delete, mapped.Id, mapped.Collection, default, null, position.Origin, position.Partition, position.Offset, position.Epoch)
-                    : Put(mapped.Id, mapped.Collection, mapped.Body, ownedBody, position);
+                    : Put(mapped.Id, mapped.Collection, mapped.Body, ownedBody, position) with { BodyValidated = true };
             }
 
             reason = mapped.DeadLetterMessage;

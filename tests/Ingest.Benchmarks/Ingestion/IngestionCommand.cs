@@ -208,6 +208,11 @@ internal static class IngestionCommand
                 }
 
                 PrintPreload("rabbitmq", $"durable queue {queue}, persistent messages, confirms in windows of {RabbitMqPreload.ConfirmWindow:N0}, message-id = document id, prefetch {prefetch:N0}", data);
+                if (system == PlainConsumer)
+                {
+                    Console.WriteLine($"[rabbitmq] {RabbitMqPlainConsumer.Describe(prefetch)}");
+                }
+
                 var result = system == PlainConsumer
                     ? await MeasureAsync(RabbitMqIngest, system, () => RabbitMqPlainConsumer.RunAsync(uri, data, prefetch, RunTimeout)).ConfigureAwait(false)
                     : await MeasureAsync(RabbitMqIngest, system, () => InDirectoryAsync(options, system, directory => SourceIngestRun.RunAsync(

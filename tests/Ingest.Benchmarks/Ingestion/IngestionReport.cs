@@ -14,6 +14,11 @@ internal static class IngestionReport
 {
     public const double TargetRatio = 0.5;
 
+    /// <summary>RabbitMQ's broker limits both sides, so ingest must keep up with a well-tuned plain consumer (issue 12).</summary>
+    public const double RabbitMqTargetRatio = 0.9;
+
+    private static double TargetFor(string workload) => workload == IngestionCommand.RabbitMqIngest ? RabbitMqTargetRatio : TargetRatio;
+
     public static void WriteTable(IReadOnlyList<string> workloads, IReadOnlyList<IngestionResult> results)
     {
         var console = AnsiConsole.Console;
@@ -48,8 +53,8 @@ internal static class IngestionReport
                 new Text(ingest?.Measurement is { CommitP50: { } p50, CommitP99: { } p99 } ? $"{Milliseconds(p50)} / {Milliseconds(p99)} ms" : "-"),
                 new Text(ingest?.Measurement is { BatchP50: { } batch } ? batch.ToString("N0", CultureInfo.InvariantCulture) : "-"),
                 new Text(ratio is { } r ? string.Create(CultureInfo.InvariantCulture, $"{r:0.00}x") : "-"),
-                new Text(string.Create(CultureInfo.InvariantCulture, $">= {TargetRatio:0.0}x plain-consumer")),
-                new Text(ratio is { } met ? (met >= TargetRatio ? "yes" : "no") : "-"),
+                new Text(string.Create(CultureInfo.InvariantCulture, $">= {TargetFor(workload):0.0}x plain-consumer")),
+                new Text(ratio is { } met ? (met >= TargetFor(workload) ? "yes" : "no") : "-"),
             };
             table.AddRow(row);
         }

@@ -107,6 +107,23 @@ public sealed class BatchWriterTests : IDisposable
         await writer.DisposeAsync();
     }
 
+    [Fact]
+    public async Task A_put_the_mapper_validated_is_not_parsed_again_but_one_it_did_not_is()
+    {
+        var source = new RecordingAcknowledger(Store);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions(), source, NullLogger.Instance);
+        var truncated = Encoding.UTF8.GetBytes("""{"n":""");
+
+        // The flag is the mapper's promise; broken here on purpose to show the store takes it.
+        await writer.AddAsync(Put("trusted", 0) with { Payload = truncated, BodyValidated = true });
+        await writer.AddAsync(Put("checked", 1) with { Payload = truncated });
+        await writer.DrainAsync();
+
+        Assert.NotNull(Store.Get("trusted"));
+        Assert.Null(Store.Get("checked"));
+        Assert.StartsWith("Rejected by the store:", Assert.Single(Store.GetDeadLetters()).Reason, StringComparison.Ordinal);
+    }
+
     public void Dispose() => _temp.Dispose();
 
     private static IngestItem Put(string id, long offset) =>

@@ -30,6 +30,19 @@ public sealed class IngestItemMapperTests
     }
 
     [Fact]
+    public void A_mapped_put_says_its_body_was_validated_so_the_store_does_not_read_it_again()
+    {
+        var value = """{"a":1}"""u8.ToArray();
+        var put = IngestItemMapper.Map(IncomingMessage.FromKafka("topic", "k1"u8, true, value, false, null), Rules, new KafkaHeadersView(), value, Position);
+        var delete = IngestItemMapper.Map(IncomingMessage.FromKafka("topic", "k1"u8, true, null, true, null), Rules, new KafkaHeadersView(), default, Position);
+
+        Assert.Equal(IngestItemKind.Put, put.Kind);
+        Assert.True(put.BodyValidated);
+        Assert.Equal(IngestItemKind.Delete, delete.Kind);
+        Assert.False(delete.BodyValidated);
+    }
+
+    [Fact]
     public void A_put_whose_body_the_caller_does_not_hand_over_is_copied_into_a_rented_array()
     {
         var body = """{"a":1}"""u8.ToArray();
