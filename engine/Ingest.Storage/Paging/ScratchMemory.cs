@@ -3,24 +3,45 @@ using System.Runtime.InteropServices;
 namespace Ingest.Storage.Paging;
 
 /// <summary>
-/// Native memory for page copies (copy-on-write scratch) and I/O buffers. Single pages are
-/// pooled because commits allocate and free them at a high rate. <see cref="Outstanding"/>
+/// Native memory for page copies (copy-on-write scratch) and I/O buffers. <see cref="Outstanding"/>
 /// counts live allocations so tests can prove nothing leaks.
+/// <para>
+/// Single pages, which commits allocate and free at a high rate, are carved from 2 MiB chunks
+/// (transparent huge pages where the kernel offers them) and recycled through a pool, never handed
+/// back one by one. A profile of a 500k-key sorted delete spent 98% of its time getting fresh pages:
+/// one <c>posix_memalign</c> each, then first-touch page faults on the copy, which cost far more in a
+/// VM than the copy itself. A chunk faults in once. Pooled pages beyond <see cref="DefaultWarmPages"/> give
+/// their memory back to the kernel (the address stays reserved), so a burst does not pin its
+/// high-water mark of resident memory.
+/// </para>
 /// </summary>
-internal sealed unsafe class ScratchMemory : IDisposable
+internal sealed unsafe partial class ScratchMemory : IDisposable
 {
-    private const int MaxPooledPages = 4096;
+    private const int ChunkBytes = 2 * 1024 * 1024;
+
+    /// <summary>Pooled pages kept resident by default (256 MiB); the memory of pages freed beyond this is released with MADV_DONTNEED.</summary>
+    public const int DefaultWarmPages = 32 * 1024;
+
+    private readonly int _warmPages;
+
     private readonly Stack<nint> _pool = new();
+    private readonly List<nint> _chunks = [];
     private readonly Lock _lock = new();
+    private byte* _carve;
+    private int _carveLeft;
     private long _outstanding;
+    private long _liveBlocks;
+
+    public ScratchMemory(int warmPages = DefaultWarmPages)
+    {
+        _warmPages = warmPages;
+    }
 
     /// <summary>Native allocations not yet returned (pooled pages count as returned).</summary>
     public long Outstanding => Interlocked.Read(ref _outstanding);
 
-    /// <summary>Blocks obtained from the native allocator and not yet given back to it (pooled pages included).</summary>
+    /// <summary>Blocks obtained from the native allocator and not yet given back to it (chunks count once).</summary>
     public long LiveBlocks => Interlocked.Read(ref _liveBlocks);
-
-    private long _liveBlocks;
 
     public byte* Allocate(long bytes)
     {
@@ -28,11 +49,22 @@ internal sealed unsafe class ScratchMemory : IDisposable
         {
             lock (_lock)
             {
+                Interlocked.Increment(ref _outstanding);
                 if (_pool.Count > 0)
                 {
-                    Interlocked.Increment(ref _outstanding);
                     return (byte*)_pool.Pop();
                 }
+
+                if (_carveLeft == 0)
+                {
+                    _carve = NewChunk();
+                    _carveLeft = ChunkBytes / PageHeader.PageSize;
+                }
+
+                var page = _carve;
+                _carve += PageHeader.PageSize;
+                _carveLeft--;
+                return page;
             }
         }
 
@@ -51,12 +83,15 @@ internal sealed unsafe class ScratchMemory : IDisposable
         {
             lock (_lock)
             {
-                if (_pool.Count < MaxPooledPages)
+                if (_pool.Count >= _warmPages)
                 {
-                    _pool.Push((nint)p);
-                    return;
+                    Release(p, PageHeader.PageSize);
                 }
+
+                _pool.Push((nint)p);
             }
+
+            return;
         }
 
         NativeMemory.AlignedFree(p);
@@ -69,11 +104,48 @@ internal sealed unsafe class ScratchMemory : IDisposable
     {
         lock (_lock)
         {
-            while (_pool.Count > 0)
+            _pool.Clear();
+            foreach (var chunk in _chunks)
             {
-                NativeMemory.AlignedFree((void*)_pool.Pop());
+                NativeMemory.AlignedFree((void*)chunk);
                 Interlocked.Decrement(ref _liveBlocks);
             }
+
+            _chunks.Clear();
+            _carve = null;
+            _carveLeft = 0;
         }
+    }
+
+    private byte* NewChunk()
+    {
+        var chunk = (byte*)NativeMemory.AlignedAlloc(ChunkBytes, ChunkBytes);
+        if (OperatingSystem.IsLinux())
+        {
+            // A hint: with THP in "madvise" mode the chunk faults in as one huge page. Failure only costs speed.
+            _ = Native.Madvise(chunk, ChunkBytes, Native.MadvHugePage);
+        }
+
+        _chunks.Add((nint)chunk);
+        Interlocked.Increment(ref _liveBlocks);
+        return chunk;
+    }
+
+    private static void Release(byte* page, int bytes)
+    {
+        if (OperatingSystem.IsLinux())
+        {
+            // The page reads as zeros when next touched; scratch pages are always overwritten before use.
+            _ = Native.Madvise(page, (nuint)bytes, Native.MadvDontNeed);
+        }
+    }
+
+    private static partial class Native
+    {
+        public const int MadvDontNeed = 4;
+        public const int MadvHugePage = 14;
+
+        [LibraryImport("libc", EntryPoint = "madvise", SetLastError = true)]
+        public static partial int Madvise(void* address, nuint length, int advice);
     }
 }
