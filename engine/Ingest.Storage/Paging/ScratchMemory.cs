@@ -24,7 +24,11 @@ internal sealed unsafe partial class ScratchMemory : IDisposable
 
     private readonly int _warmPages;
 
-    private readonly Stack<nint> _pool = new();
+    // Resident pages, handed out first; released pages (MADV_DONTNEED) fault in again on first touch, so they are
+    // used only when no resident page is left. Mixing them in one stack made every small commit after a burst
+    // fault in its pages one by one: batched-durable ran at half speed after a bulk load.
+    private readonly Stack<nint> _warm = new();
+    private readonly Stack<nint> _released = new();
     private readonly List<nint> _chunks = [];
     private readonly Lock _lock = new();
     private byte* _carve;
@@ -50,9 +54,14 @@ internal sealed unsafe partial class ScratchMemory : IDisposable
             lock (_lock)
             {
                 Interlocked.Increment(ref _outstanding);
-                if (_pool.Count > 0)
+                if (_warm.Count > 0)
                 {
-                    return (byte*)_pool.Pop();
+                    return (byte*)_warm.Pop();
+                }
+
+                if (_released.Count > 0)
+                {
+                    return (byte*)_released.Pop();
                 }
 
                 if (_carveLeft == 0)
@@ -83,12 +92,15 @@ internal sealed unsafe partial class ScratchMemory : IDisposable
         {
             lock (_lock)
             {
-                if (_pool.Count >= _warmPages)
+                if (_warm.Count < _warmPages)
+                {
+                    _warm.Push((nint)p);
+                }
+                else
                 {
                     Release(p, PageHeader.PageSize);
+                    _released.Push((nint)p);
                 }
-
-                _pool.Push((nint)p);
             }
 
             return;
@@ -104,7 +116,8 @@ internal sealed unsafe partial class ScratchMemory : IDisposable
     {
         lock (_lock)
         {
-            _pool.Clear();
+            _warm.Clear();
+            _released.Clear();
             foreach (var chunk in _chunks)
             {
                 NativeMemory.AlignedFree((void*)chunk);
