@@ -69,6 +69,7 @@ internal static class GrafanaTimeseriesWorkload
                 times.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             }
 
+            PrintPanelBreakdown(client, body);
             times.Sort();
             var median = times[times.Count / 2];
             var p99 = times[Math.Min(times.Count - 1, (int)Math.Ceiling(0.99 * times.Count) - 1)];
@@ -80,6 +81,24 @@ internal static class GrafanaTimeseriesWorkload
         {
             app.StopAsync().GetAwaiter().GetResult();
             ((IAsyncDisposable)app).DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    /// <summary>Each panel alone (median of 9), so a slow refresh points at the panel that makes it slow.</summary>
+    private static void PrintPanelBreakdown(HttpClient client, string[] body)
+    {
+        var samples = new double[9];
+        for (var panel = 0; panel < body.Length; panel++)
+        {
+            for (var i = 0; i < samples.Length; i++)
+            {
+                var started = Stopwatch.GetTimestamp();
+                Send(client, "/grafana/query", body[panel]).GetAwaiter().GetResult();
+                samples[i] = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+            }
+
+            Array.Sort(samples);
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[ingest] {Name} panel {(char)('A' + panel)} alone: median {samples[samples.Length / 2],8:N3} ms  {Panels[panel]}"));
         }
     }
 
