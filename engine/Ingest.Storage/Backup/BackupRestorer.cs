@@ -29,6 +29,22 @@ public static unsafe class BackupRestorer
             throw new IOException($"'{directory}' is not empty; a backup restores into an empty directory.");
         }
 
+        return Read(source, sourceName, directory);
+    }
+
+    /// <summary>
+    /// Reads the whole backup and checks every page, entry checksum and the end marker without writing anything
+    /// (what <c>ingest backup</c> runs on a backup it just received). Tree structure is only checked by a restore.
+    /// </summary>
+    public static IReadOnlyList<BackupEntry> Check(Stream source, string sourceName)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        ArgumentNullException.ThrowIfNull(sourceName);
+        return Read(source, sourceName, null);
+    }
+
+    private static List<BackupEntry> Read(Stream source, string sourceName, string? directory)
+    {
         var input = new Input(source, sourceName);
         Span<byte> header = stackalloc byte[BackupFormat.HeaderSize];
         input.Read(header, "the backup header");
@@ -75,17 +91,22 @@ public static unsafe class BackupRestorer
                 throw new StorageCorruptionException("Damaged backup: an entry's path is not a valid relative path", sourceName, start);
             }
 
-            var target = BackupPath.Under(directory, path);
+            var target = directory is null ? null : BackupPath.Under(directory, path);
             var entry = tag == BackupFormat.EnvironmentTag
                 ? RestoreEnvironment(input, path, target)
                 : RestoreFile(input, path, target);
             input.CheckChecksum($"the entry '{path}'");
-            entries.Add(entry with { Bytes = input.Offset - start });
+            entries.Add(entry.IsEnvironment ? entry with { Bytes = input.Offset - start } : entry);
         }
 
         if (source.ReadByte() >= 0)
         {
             throw new StorageCorruptionException("Damaged backup: bytes follow its end marker", sourceName, input.Offset);
+        }
+
+        if (directory is null)
+        {
+            return entries;
         }
 
         foreach (var entry in entries)
@@ -100,7 +121,8 @@ public static unsafe class BackupRestorer
         return entries;
     }
 
-    private static BackupEntry RestoreEnvironment(Input input, string path, string target)
+    /// <param name="target">The environment's directory; null to check only.</param>
+    private static BackupEntry RestoreEnvironment(Input input, string path, string? target)
     {
         var txId = input.ReadInt64($"the header of '{path}'");
         var nextPage = input.ReadInt64($"the header of '{path}'");
@@ -109,10 +131,13 @@ public static unsafe class BackupRestorer
             throw new StorageCorruptionException($"Damaged backup: '{path}' claims transaction {txId} and {nextPage} pages", input.Name, input.Offset - 16);
         }
 
-        Directory.CreateDirectory(target);
-        var file = Path.Combine(target, DataFile.FileName);
         long restored = 0;
-        using (var handle = File.OpenHandle(file, FileMode.CreateNew, FileAccess.ReadWrite))
+        if (target != null)
+        {
+            Directory.CreateDirectory(target);
+        }
+
+        using (var handle = target is null ? null : File.OpenHandle(Path.Combine(target, DataFile.FileName), FileMode.CreateNew, FileAccess.ReadWrite))
         {
             var buffer = new byte[PageHeader.PageSize];
             long expectedFrom = StatePage.PageNumber;
@@ -153,22 +178,34 @@ public static unsafe class BackupRestorer
                     }
                 }
 
-                RandomAccess.Write(handle, buffer.AsSpan(0, bytes), page * PageHeader.PageSize);
+                if (handle != null)
+                {
+                    RandomAccess.Write(handle, buffer.AsSpan(0, bytes), page * PageHeader.PageSize);
+                }
+
                 restored += pages;
                 expectedFrom = page + pages;
             }
 
-            // Free pages stay zero; the header says every transaction up to the snapshot's is in the file and names no journal.
-            RandomAccess.SetLength(handle, Math.Max(nextPage, 3) * PageHeader.PageSize);
-            DataFile.WriteHeader(handle, new FileHeader(StatePage.PageNumber, txId, Sequence: 0));
-            FileSync.DataSync(handle);
+            if (handle != null)
+            {
+                // Free pages stay zero; the header says every transaction up to the snapshot's is in the file and names no journal.
+                RandomAccess.SetLength(handle, Math.Max(nextPage, 3) * PageHeader.PageSize);
+                DataFile.WriteHeader(handle, new FileHeader(StatePage.PageNumber, txId, Sequence: 0));
+                FileSync.DataSync(handle);
+            }
         }
 
-        FileSync.SyncDirectory(target);
+        if (target != null)
+        {
+            FileSync.SyncDirectory(target);
+        }
+
         return new BackupEntry(path, true, txId, restored, 0);
     }
 
-    private static BackupEntry RestoreFile(Input input, string path, string target)
+    /// <param name="target">The file; null to check only.</param>
+    private static BackupEntry RestoreFile(Input input, string path, string? target)
     {
         var length = input.ReadInt64($"the header of '{path}'");
         if (length < 0)
@@ -176,22 +213,26 @@ public static unsafe class BackupRestorer
             throw new StorageCorruptionException($"Damaged backup: '{path}' claims {length} bytes", input.Name, input.Offset - 8);
         }
 
-        Directory.CreateDirectory(Path.GetDirectoryName(target)!);
-        using (var file = new FileStream(target, FileMode.CreateNew, FileAccess.Write))
+        if (target != null)
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+        }
+
+        using (var file = target is null ? null : new FileStream(target, FileMode.CreateNew, FileAccess.Write))
         {
             var buffer = new byte[64 * 1024];
             for (long done = 0; done < length;)
             {
                 var chunk = (int)Math.Min(buffer.Length, length - done);
                 input.Read(buffer.AsSpan(0, chunk), $"the file '{path}'");
-                file.Write(buffer, 0, chunk);
+                file?.Write(buffer, 0, chunk);
                 done += chunk;
             }
 
-            file.Flush(flushToDisk: true);
+            file?.Flush(flushToDisk: true);
         }
 
-        return new BackupEntry(path, false, -1, 0, 0);
+        return new BackupEntry(path, false, -1, 0, length);
     }
 
     /// <summary>Opens the restored environment (which also checks its header and state page) and checks every page and tree.</summary>

@@ -10,7 +10,7 @@ namespace Ingest.Cli.Store;
 internal static class StoreDirectory
 {
     private const string DataFileName = "data.ingest";
-    private const string StoreFolder = "store";
+    private const string StoreFolder = DataDirectoryLayout.StoreFolder;
 
     /// <summary>The <c>DIR</c> argument the store commands take.</summary>
     public static Argument<string> CreateArgument() => new("DIR")
