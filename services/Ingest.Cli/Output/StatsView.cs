@@ -14,7 +14,7 @@ internal static class StatsView
     {
         var store = stats.Store;
         await output.WriteLineAsync(Invariant(
-            $"store: {store.Documents} documents, {store.Tombstones} tombstones, {Mib(store.DocumentBytes)} MiB of JSON, {Mib(store.StorageBytes)} MiB on disk, last etag {store.LastEtag}, {stats.DeadLetters} dead letters")).ConfigureAwait(false);
+            $"store: {store.Documents} documents, {store.Tombstones} tombstones, {Size(store.DocumentBytes)} of JSON, {Size(store.StorageBytes)} on disk, last etag {store.LastEtag}, {stats.DeadLetters} dead letters")).ConfigureAwait(false);
         await output.WriteLineAsync(Invariant(
             $"writes: {Rate(store.LastEtag, previous?.Store.LastEtag, elapsed)} changes/s, {Rate(store.Batches, previous?.Store.Batches, elapsed)} batches/s, {Rate(store.Commits, previous?.Store.Commits, elapsed)} commits/s ({store.Commits} commits, {store.JournalSyncs} journal syncs since start)")).ConfigureAwait(false);
 
@@ -100,7 +100,20 @@ internal static class StatsView
     private static string Rate(long now, long? before, TimeSpan elapsed) =>
         before is { } b && elapsed > TimeSpan.Zero ? Invariant($"{Math.Max(0, now - b) / elapsed.TotalSeconds:0}") : "-";
 
-    private static string Mib(long bytes) => Invariant($"{bytes / (1024.0 * 1024):0.0}");
+    /// <summary>Bytes in the largest unit that keeps the number at or above 1: <c>820 B</c>, <c>14.2 KiB</c>, <c>3.0 GiB</c>.</summary>
+    private static string Size(long bytes)
+    {
+        string[] units = ["B", "KiB", "MiB", "GiB", "TiB"];
+        double value = bytes;
+        var unit = 0;
+        while (value >= 1024 && unit < units.Length - 1)
+        {
+            value /= 1024;
+            unit++;
+        }
+
+        return unit == 0 ? Invariant($"{bytes} B") : Invariant($"{value:0.0} {units[unit]}");
+    }
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }
