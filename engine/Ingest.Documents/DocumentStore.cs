@@ -186,7 +186,14 @@ public sealed class DocumentStore : IDisposable
         T? opened = null;
         try
         {
-            return await Enqueue(_ => opened = alongside(BeginRead())).ConfigureAwait(false);
+            return await Enqueue(_ =>
+            {
+                // The writer re-applies each write of a merged transaction alone when one of them fails: a
+                // second run replaces the first one's snapshots, which must not stay open (they hold back the flusher).
+                opened?.Dispose();
+                opened = null;
+                return opened = alongside(BeginRead());
+            }).ConfigureAwait(false);
         }
         catch
         {
