@@ -136,7 +136,11 @@ internal sealed class BackupCommand : Command
         foreach (var path in environments)
         {
             var full = Path.Combine(directory, path.Replace('/', Path.DirectorySeparatorChar));
-            using var env = StoreDirectory.Open(full, new StorageOptions(), " (restore an older backup, or see 'ingest recover --help')");
+            using var env = StoreDirectory.Open(
+                full,
+                new StorageOptions(),
+                " (restore an older backup, or see 'ingest recover --help')",
+                "A running server holds it: back it up through the server instead ('ingest backup --url URL --out FILE').");
             using var read = env.BeginRead();
             try
             {

@@ -178,6 +178,21 @@ public sealed class BackupRestoreCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Offline_backup_of_a_store_a_server_holds_points_to_the_hot_backup()
+    {
+        WriteDataDirectory(10);
+        using var running = StorageEnvironment.Open(Path.Combine(Data, "store"));
+
+        var run = await CommandLineRun.RunAsync("backup", "--data-dir", Data, "--out", BackupFile);
+
+        Assert.Equal(1, run.ExitCode);
+        Assert.StartsWith($"error: cannot open the store in '{Path.Combine(Data, "store")}'", run.Error, StringComparison.Ordinal);
+        Assert.Contains("is already open", run.Error, StringComparison.Ordinal);
+        Assert.EndsWith($"A running server holds it: back it up through the server instead ('ingest backup --url URL --out FILE').{Environment.NewLine}", run.Error, StringComparison.Ordinal);
+        Assert.False(File.Exists(BackupFile));
+    }
+
+    [Fact]
     public async Task Backup_from_a_server_keeps_what_arrived_only_when_it_is_whole()
     {
         var whole = await BackupBytesAsync();
