@@ -11,10 +11,7 @@ public sealed class IndexBackupTests
 {
     private const int Customers = 5;
 
-    private static readonly IndexDefinition ByCustomer = new(
-        "Orders/ByCustomer",
-        ["Orders"],
-        [new IndexFieldDefinition("Customer", "Customer", IndexFieldType.Keyword)]);
+    private static readonly IndexDefinition ByCustomer = IndexManagerTests.ByCustomer;
 
     [Fact]
     public async Task No_snapshot_shows_an_index_ahead_of_the_store_or_behind_the_progress_the_store_records_for_it()
