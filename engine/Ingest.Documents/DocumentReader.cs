@@ -4,6 +4,7 @@ using Ingest.Documents.Ids;
 using Ingest.Documents.Reading;
 using Ingest.Documents.Records;
 using Ingest.Storage;
+using Ingest.Storage.Backup;
 using Ingest.Storage.Trees;
 
 namespace Ingest.Documents;
@@ -30,6 +31,14 @@ public sealed class DocumentReader : IDisposable
 
     /// <summary>The storage transaction id of the snapshot.</summary>
     public long TransactionId => _tx.TransactionId;
+
+    /// <summary>Copies this snapshot of the store into <paramref name="backup"/> as the environment <paramref name="path"/>.</summary>
+    public Task WriteBackupAsync(BackupWriter backup, string path, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(backup);
+        ThrowIfDisposed();
+        return backup.AddEnvironmentAsync(path, _tx, cancellationToken);
+    }
 
     /// <summary>The etag of the last put or delete in this snapshot.</summary>
     public long LastEtag => ReadState().LastEtag;

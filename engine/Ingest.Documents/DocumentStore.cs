@@ -172,6 +172,36 @@ public sealed class DocumentStore : IDisposable
         return new DocumentReader(_env.BeginRead());
     }
 
+    /// <summary>
+    /// Begins a snapshot read at a moment when no write can commit, and hands it to <paramref name="alongside"/>
+    /// in that moment (on the writer's thread: keep it short, and do not write to this store from it). Snapshots of
+    /// what follows this store taken there (indexes, ETL) are then neither ahead of it nor behind the progress it
+    /// records for them, which a backup of the whole service needs. <paramref name="alongside"/> owns the reader,
+    /// and what it returns owns everything it opened: it is disposed if the pause fails afterwards.
+    /// </summary>
+    public async Task<T> BeginReadWhileWritesPausedAsync<T>(Func<DocumentReader, T> alongside)
+        where T : class, IDisposable
+    {
+        ArgumentNullException.ThrowIfNull(alongside);
+        T? opened = null;
+        try
+        {
+            return await Enqueue(_ =>
+            {
+                // The writer re-applies each write of a merged transaction alone when one of them fails: a
+                // second run replaces the first one's snapshots, which must not stay open (they hold back the flusher).
+                opened?.Dispose();
+                opened = null;
+                return opened = alongside(BeginRead());
+            }).ConfigureAwait(false);
+        }
+        catch
+        {
+            opened?.Dispose();
+            throw;
+        }
+    }
+
     /// <summary>A copy of the document with this id (any casing), or null.</summary>
     public Document? Get(string id)
     {

@@ -16,7 +16,7 @@ internal static class IngestCommandLine
     /// <summary>Set to 1 to print the stack trace of an unexpected failure.</summary>
     public const string DebugVariable = "INGEST_DEBUG";
 
-    public static RootCommand CreateRootCommand() => new("Publish JSON documents for Ingest to store, query and check on a running Ingest server, and verify or recover a stopped server's store.")
+    public static RootCommand CreateRootCommand() => new("Publish JSON documents for Ingest to store, query and check on a running Ingest server, back it up and restore it, and verify or recover a stopped server's store.")
     {
         new PublishCommand(),
         new QueryCommand(),
@@ -24,8 +24,11 @@ internal static class IngestCommandLine
         new SourcesCommand(),
         new DeadLettersCommand(),
         new HealthCommand(),
+        new StatsCommand(),
         new VerifyCommand(),
         new RecoverCommand(),
+        new BackupCommand(),
+        new RestoreCommand(),
     };
 
     public static Task<int> InvokeAsync(string[] args) => InvokeAsync(args, Console.Out, Console.Error, CancellationToken.None);

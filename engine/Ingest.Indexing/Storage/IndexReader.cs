@@ -1,6 +1,7 @@
 using System.Runtime.InteropServices;
 using Ingest.Indexing.Terms;
 using Ingest.Storage;
+using Ingest.Storage.Backup;
 using Ingest.Storage.PostingLists;
 using Ingest.Storage.Trees;
 
@@ -159,6 +160,14 @@ public sealed partial class IndexReader : IDisposable
     {
         var length = IndexLayout.DocumentKey(documentIdUtf8, _key);
         return length >= 0 && _docs.ContainsKey(_key.AsSpan(0, length));
+    }
+
+    /// <summary>Copies this snapshot of the index into <paramref name="backup"/> as the environment <paramref name="path"/>.</summary>
+    public Task WriteBackupAsync(BackupWriter backup, string path, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(backup);
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        return backup.AddEnvironmentAsync(path, _tx, cancellationToken);
     }
 
     public void Dispose()

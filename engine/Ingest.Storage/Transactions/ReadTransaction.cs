@@ -43,6 +43,16 @@ public readonly struct ReadTransaction : IDisposable, IEquatable<ReadTransaction
         }
     }
 
+    /// <summary>The snapshot this transaction reads (a backup copies its pages).</summary>
+    internal Transactions.Snapshot Snapshot
+    {
+        get
+        {
+            EnsureActive();
+            return _snapshot!;
+        }
+    }
+
     /// <summary>Opens a named tree, or returns null if it does not exist in this snapshot.</summary>
     public Tree? OpenTree(string name) => TreeDirectory.OpenTree(Pages, name);
 

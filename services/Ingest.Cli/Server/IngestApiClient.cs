@@ -35,47 +35,81 @@ internal sealed class IngestApiClient : IDisposable
     public async Task<byte[]> SendAsync(HttpMethod method, string relative, HttpContent? content, CancellationToken cancellationToken)
     {
         var url = AddressOf(relative);
+        using var response = await SendCoreAsync(method, url, content, "application/json", HttpCompletionOption.ResponseContentRead, cancellationToken).ConfigureAwait(false);
+        return await ReadAsync(url, () => response.Content.ReadAsByteArrayAsync(cancellationToken), cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Sends the request and copies the body of a successful answer to <paramref name="destination"/> as it arrives
+    /// (the timeout covers the wait for the answer to start, not the whole body). Returns the answer's headers.
+    /// </summary>
+    public async Task<HttpResponseHeaders> DownloadAsync(HttpMethod method, string relative, string accept, Stream destination, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(destination);
+        var url = AddressOf(relative);
+        using var response = await SendCoreAsync(method, url, null, accept, HttpCompletionOption.ResponseHeadersRead, cancellationToken).ConfigureAwait(false);
+        await ReadAsync(
+            url,
+            async () =>
+            {
+                await response.Content.CopyToAsync(destination, cancellationToken).ConfigureAwait(false);
+                return true;
+            },
+            cancellationToken).ConfigureAwait(false);
+        return response.Headers;
+    }
+
+    public void Dispose() => _http.Dispose();
+
+    /// <summary>The answer when it is a success (headers read at least); every failure as a <see cref="CommandFailedException"/>.</summary>
+    private async Task<HttpResponseMessage> SendCoreAsync(HttpMethod method, Uri url, HttpContent? content, string accept, HttpCompletionOption completion, CancellationToken cancellationToken)
+    {
         using var request = new HttpRequestMessage(method, url) { Content = content };
-        request.Headers.Accept.Add(new MediaTypeWithQualityHeaderValue("application/json"));
+        request.Headers.Accept.Add(new MediaTypeWithQualityHeaderValue(accept));
         if (!string.IsNullOrEmpty(_apiKey))
         {
             request.Headers.Add(ApiKeyHeader, _apiKey);
         }
 
-        HttpResponseMessage response;
-        byte[] body;
-        try
+        var response = await ReadAsync(url, () => _http.SendAsync(request, completion, cancellationToken), cancellationToken).ConfigureAwait(false);
+        if (response.IsSuccessStatusCode)
         {
-            response = await _http.SendAsync(request, cancellationToken).ConfigureAwait(false);
-            body = await response.Content.ReadAsByteArrayAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (HttpRequestException ex)
-        {
-            throw new CommandFailedException(ExitCodes.Failure, $"cannot reach the server at {url.GetLeftPart(UriPartial.Path)}: {ex.Message}", ex);
-        }
-        catch (TaskCanceledException ex) when (!cancellationToken.IsCancellationRequested)
-        {
-            throw new CommandFailedException(ExitCodes.Failure, $"no answer from {url.GetLeftPart(UriPartial.Path)} within {_timeout.TotalSeconds:0.#} s (raise --timeout)", ex);
+            return response;
         }
 
         using (response)
         {
-            if (response.IsSuccessStatusCode)
-            {
-                return body;
-            }
-
             if (response.StatusCode == HttpStatusCode.Unauthorized)
             {
                 var hint = string.IsNullOrEmpty(_apiKey) ? $"pass --api-key or set {ServerOptions.ApiKeyVariable}" : "check the key";
                 throw new CommandFailedException(ExitCodes.Failure, $"the server refused the request for want of the right API key (HTTP 401): {hint}");
             }
 
+            var body = await ReadAsync(url, () => response.Content.ReadAsByteArrayAsync(cancellationToken), cancellationToken).ConfigureAwait(false);
             throw new CommandFailedException(ExitCodes.Failure, DescribeProblem(response.StatusCode, body));
         }
     }
 
-    public void Dispose() => _http.Dispose();
+    /// <summary>Runs one step of talking to the server, turning "unreachable", "cut off" and "silent" into messages.</summary>
+    private async Task<T> ReadAsync<T>(Uri url, Func<Task<T>> step, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await step().ConfigureAwait(false);
+        }
+        catch (HttpRequestException ex)
+        {
+            throw new CommandFailedException(ExitCodes.Failure, $"cannot reach the server at {url.GetLeftPart(UriPartial.Path)}: {ex.Message}", ex);
+        }
+        catch (HttpIOException ex)
+        {
+            throw new CommandFailedException(ExitCodes.Failure, $"the answer from {url.GetLeftPart(UriPartial.Path)} was cut off: {ex.Message}", ex);
+        }
+        catch (TaskCanceledException ex) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new CommandFailedException(ExitCodes.Failure, $"no answer from {url.GetLeftPart(UriPartial.Path)} within {_timeout.TotalSeconds:0.#} s (raise --timeout)", ex);
+        }
+    }
 
     /// <summary>A problem's title and detail (<c>Invalid query: line 1, col 22: ...</c>), or the status when the body is not one.</summary>
     internal static string DescribeProblem(HttpStatusCode status, byte[] body)

@@ -10,7 +10,7 @@ namespace Ingest.Cli.Store;
 internal static class StoreDirectory
 {
     private const string DataFileName = "data.ingest";
-    private const string StoreFolder = "store";
+    private const string StoreFolder = DataDirectoryLayout.StoreFolder;
 
     /// <summary>The <c>DIR</c> argument the store commands take.</summary>
     public static Argument<string> CreateArgument() => new("DIR")
@@ -36,7 +36,7 @@ internal static class StoreDirectory
     }
 
     /// <summary>Opens the store, turning "the server has it open" and "the journal is damaged" into messages that say what to do.</summary>
-    public static StorageEnvironment Open(string directory, StorageOptions options, string damageHint)
+    public static StorageEnvironment Open(string directory, StorageOptions options, string damageHint, string busyHint = "Stop the server first (or use its POST /admin/verify).")
     {
         try
         {
@@ -48,7 +48,7 @@ internal static class StoreDirectory
         }
         catch (IOException ex) when (ex is not DiskFullException)
         {
-            throw new CommandFailedException(ExitCodes.Failure, $"cannot open the store in '{directory}': {ex.Message} Stop the server first (or use its POST /admin/verify).", ex);
+            throw new CommandFailedException(ExitCodes.Failure, $"cannot open the store in '{directory}': {ex.Message} {busyHint}", ex);
         }
     }
 }

@@ -7,10 +7,20 @@ namespace Ingest.Cli.Tests.Support;
 internal sealed class StubHttpServer : IDisposable
 {
     private readonly HttpListener _listener = new();
-    private readonly Func<HttpListenerRequest, (HttpStatusCode Status, string Body)> _respond;
+    private readonly Func<HttpListenerRequest, (HttpStatusCode Status, byte[] Body, string ContentType)> _respond;
     private readonly Task _loop;
 
     public StubHttpServer(Func<HttpListenerRequest, (HttpStatusCode Status, string Body)> respond)
+        : this(request =>
+        {
+            var (status, body) = respond(request);
+            return (status, Encoding.UTF8.GetBytes(body), "application/json");
+        })
+    {
+    }
+
+    /// <summary>A server whose answers are bytes of any content type (a backup).</summary>
+    public StubHttpServer(Func<HttpListenerRequest, (HttpStatusCode Status, byte[] Body, string ContentType)> respond)
     {
         _respond = respond;
         Url = new Uri($"http://127.0.0.1:{LocalPorts.Unused()}/");
@@ -55,10 +65,9 @@ internal sealed class StubHttpServer : IDisposable
                 RequestedPaths.Add(context.Request.Url!.AbsolutePath);
             }
 
-            var (status, body) = _respond(context.Request);
-            var bytes = Encoding.UTF8.GetBytes(body);
+            var (status, bytes, contentType) = _respond(context.Request);
             context.Response.StatusCode = (int)status;
-            context.Response.ContentType = "application/json";
+            context.Response.ContentType = contentType;
             await context.Response.OutputStream.WriteAsync(bytes);
             context.Response.Close();
         }

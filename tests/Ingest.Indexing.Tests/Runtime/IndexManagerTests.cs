@@ -8,7 +8,7 @@ namespace Ingest.Indexing.Tests.Runtime;
 
 public sealed class IndexManagerTests
 {
-    private static readonly IndexDefinition ByCustomer = new(
+    internal static readonly IndexDefinition ByCustomer = new(
         "Orders/ByCustomer",
         ["Orders"],
         [new IndexFieldDefinition("Customer", "Customer", IndexFieldType.Keyword)]);
