@@ -80,6 +80,7 @@ public static class IngestHost
         app.MapDeadLetterEndpoints();
         app.MapStatsEndpoints();
         app.MapAdminEndpoints();
+        app.MapSourceEndpoints();
         app.MapIndexEndpoints();
         app.MapQueryEndpoints();
         app.MapGrafanaEndpoints();
