@@ -66,7 +66,10 @@ public sealed class KafkaSourceResetTests(BrokerFixture brokers)
         await CreateTopicAsync(kafka.BootstrapServers, topic, 3);
         using var temp = new TempDocumentStore();
         var origin = $"live/{topic}";
-        await using var source = Source("live", Options(kafka.BootstrapServers, topic, NewName("group")), temp.Store, SmallBatches);
+        // Batches held open for a second: a reset always finds messages consumed but not written yet,
+        // which must land (with their offsets) before the new positions, never after.
+        var slowBatches = new BatchingOptions { MaxMessages = 100_000, MaxDelay = TimeSpan.FromSeconds(1) };
+        await using var source = Source("live", Options(kafka.BootstrapServers, topic, NewName("group")), temp.Store, slowBatches);
         await source.StartAsync(CancellationToken.None);
         await WaitUntilAsync(() => source.GetStatus().Partitions.Count == 3, Patience, "assigned");
 
