@@ -111,7 +111,7 @@ internal sealed partial class KafkaReset(
             }
         }
 
-        LogReset(logger, source, request.Target, Describe(moved), drained, Stopwatch.GetElapsedTime(started));
+        LogReset(logger, source, request.Target, Describe(moved), (long)drained.TotalMilliseconds, (long)Stopwatch.GetElapsedTime(started).TotalMilliseconds);
         return moved;
     }
 
@@ -175,9 +175,9 @@ internal sealed partial class KafkaReset(
         return string.Join(", ", parts);
     }
 
-    [LoggerMessage(Level = LogLevel.Information, Message = "Kafka source '{Source}': reset to {Target}: {Partitions}; consuming resumed from there (in-flight batches written first, in {Drained}; reset took {Elapsed})")]
-    private static partial void LogReset(ILogger logger, string source, SourceResetTarget target, string partitions, TimeSpan drained, TimeSpan elapsed);
+    [LoggerMessage(Level = LogLevel.Information, Message = "Kafka source '{Source}': reset to {Target}: {Partitions}; consuming resumed from there (in-flight batches written first in {DrainedMs} ms; the reset took {ElapsedMs} ms)")]
+    private static partial void LogReset(ILogger logger, string source, SourceResetTarget target, string partitions, long drainedMs, long elapsedMs);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "Kafka source '{Source}': reset to {Target} refused or failed: {Reason}")]
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Kafka source '{Source}': reset to {Target} not done: {Reason}")]
     private static partial void LogFailed(ILogger logger, string source, SourceResetTarget target, string reason);
 }

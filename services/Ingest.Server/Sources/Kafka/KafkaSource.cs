@@ -16,7 +16,8 @@ namespace Ingest.Server.Sources.Kafka;
 /// <see cref="KafkaConsumeLoop"/> (the consume thread), <see cref="KafkaFlowControl"/> (waiting
 /// for the writer), <see cref="KafkaOffsetStorer"/> (durable offsets to the client's offset
 /// store), <see cref="KafkaRebalanceHandler"/> (assignments), <see cref="KafkaPartitionTable"/>
-/// (per-partition bookkeeping shared with the writer's thread), <see cref="KafkaConnectionStatus"/>.
+/// (per-partition bookkeeping shared with the writer's thread), <see cref="KafkaConnectionStatus"/>,
+/// <see cref="KafkaReset"/> (moving the stored positions on request, with <see cref="KafkaOffsetResolver"/>).
 /// docs/message-lifecycle.md follows one message through them.
 /// </remarks>
 public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
