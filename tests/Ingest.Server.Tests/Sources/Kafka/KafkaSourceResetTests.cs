@@ -4,6 +4,7 @@ using Ingest.Server.Batching;
 using Ingest.Server.Sources;
 using Ingest.Server.Sources.Kafka;
 using Ingest.Testing.Brokers;
+using Microsoft.Extensions.Logging;
 using static Ingest.Server.Tests.Sources.Kafka.KafkaSourceTests;
 using static Ingest.Server.Tests.Sources.Kafka.KafkaTestKit;
 
@@ -153,7 +154,9 @@ public sealed class KafkaSourceResetTests(BrokerFixture brokers)
         var ends = EndOffsets(kafka.BootstrapServers, topic, 3);
         using var temp = new TempDocumentStore();
         var origin = $"offsets/{topic}";
-        await using var source = Source("offsets", Options(kafka.BootstrapServers, topic, NewName("group")), temp.Store, SmallBatches);
+        var logs = new RecordedLogs();
+        using var loggers = logs.CreateFactory();
+        await using var source = new KafkaSource("offsets", Options(kafka.BootstrapServers, topic, NewName("group")), temp.Store, SmallBatches, loggers, TimeProvider.System);
         await source.StartAsync(CancellationToken.None);
         await WaitUntilAsync(() => StoredTotal(temp.Store, origin) == Count, Patience, "every offset stored");
 
@@ -166,6 +169,11 @@ public sealed class KafkaSourceResetTests(BrokerFixture brokers)
         await source.StopAsync(CancellationToken.None);
         Assert.Equal(Count + again, temp.Store.LastEtag);
         Assert.Equal(ends, StoredPositions(temp.Store, origin));
+
+        // One line for the reset, whatever the number of messages applied again.
+        var line = Assert.Single(logs.Matching("reset to"));
+        Assert.Equal(LogLevel.Information, line.Level);
+        Assert.Contains($"Kafka source 'offsets': reset to offsets: {topic}[0] {ends[0]}->5, {topic}[2] {ends[2]}->{ends[2] - 3}; consuming resumed", line.Message, StringComparison.Ordinal);
     }
 
     [Fact]
