@@ -25,12 +25,7 @@ public static class SourceEndpoints
             return ApiProblems.NotFound("Source not found", $"There is no source '{ApiProblems.Shorten(name)}' ({names}).");
         }
 
-        if (!JsonContentType.IsJson(context.Request.ContentType))
-        {
-            return ApiProblems.UnsupportedMediaType(context.Request.ContentType);
-        }
-
-        var read = await RequestBody.ReadAsync(context, MaxBodyBytes).ConfigureAwait(false);
+        var read = await RequestBody.ReadJsonAsync(context, MaxBodyBytes).ConfigureAwait(false);
         using var body = read.Body;
         if (body is null)
         {

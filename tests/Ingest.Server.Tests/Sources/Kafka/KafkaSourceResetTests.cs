@@ -24,16 +24,11 @@ public sealed class KafkaSourceResetTests(BrokerFixture brokers)
     public async Task A_reset_to_earliest_applies_every_message_exactly_once_more()
     {
         const int Count = 3_000;
-        var kafka = await brokers.GetKafkaAsync();
-        var topic = NewName("reset-earliest");
-        await CreateTopicAsync(kafka.BootstrapServers, topic, 3);
-        await ProduceAsync(kafka.BootstrapServers, topic, Sequence(0, Count));
-        var ends = EndOffsets(kafka.BootstrapServers, topic, 3);
+        var (kafka, topic, ends) = await NewTopicAsync("reset-earliest", 3, Sequence(0, Count));
         using var temp = new TempDocumentStore();
         var origin = $"again/{topic}";
-        await using var source = Source("again", Options(kafka.BootstrapServers, topic, NewName("group")), temp.Store, SmallBatches);
-        await source.StartAsync(CancellationToken.None);
-        await WaitUntilAsync(() => StoredTotal(temp.Store, origin) == Count, Patience, "every offset stored");
+        await using var source = Source("again", Options(kafka, topic, NewName("group")), temp.Store, SmallBatches);
+        await StartAndCatchUpAsync(source, temp, origin, Count);
         Assert.Equal(Count, temp.Store.LastEtag);
 
         var moved = await source.ResetAsync(SourceResetTarget.Earliest, CancellationToken.None);
@@ -123,8 +118,7 @@ public sealed class KafkaSourceResetTests(BrokerFixture brokers)
         using var temp = new TempDocumentStore();
         var origin = $"time/{topic}";
         await using var source = Source("time", Options(kafka.BootstrapServers, topic, NewName("group")), temp.Store, SmallBatches);
-        await source.StartAsync(CancellationToken.None);
-        await WaitUntilAsync(() => StoredTotal(temp.Store, origin) == Old + Recent, Patience, "every offset stored");
+        await StartAndCatchUpAsync(source, temp, origin, Old + Recent);
 
         var moved = await source.ResetAsync(SourceResetTarget.At(now.AddMinutes(-7)), CancellationToken.None);
 
@@ -147,18 +141,13 @@ public sealed class KafkaSourceResetTests(BrokerFixture brokers)
     public async Task A_reset_to_explicit_offsets_moves_the_named_partitions_and_keeps_the_others()
     {
         const int Count = 1_500;
-        var kafka = await brokers.GetKafkaAsync();
-        var topic = NewName("reset-offsets");
-        await CreateTopicAsync(kafka.BootstrapServers, topic, 3);
-        await ProduceAsync(kafka.BootstrapServers, topic, Sequence(0, Count));
-        var ends = EndOffsets(kafka.BootstrapServers, topic, 3);
+        var (kafka, topic, ends) = await NewTopicAsync("reset-offsets", 3, Sequence(0, Count));
         using var temp = new TempDocumentStore();
         var origin = $"offsets/{topic}";
         var logs = new RecordedLogs();
         using var loggers = logs.CreateFactory();
-        await using var source = new KafkaSource("offsets", Options(kafka.BootstrapServers, topic, NewName("group")), temp.Store, SmallBatches, loggers, TimeProvider.System);
-        await source.StartAsync(CancellationToken.None);
-        await WaitUntilAsync(() => StoredTotal(temp.Store, origin) == Count, Patience, "every offset stored");
+        await using var source = new KafkaSource("offsets", Options(kafka, topic, NewName("group")), temp.Store, SmallBatches, loggers, TimeProvider.System);
+        await StartAndCatchUpAsync(source, temp, origin, Count);
 
         var target = SourceResetTarget.To(new Dictionary<string, IReadOnlyDictionary<int, long>> { [topic] = new Dictionary<int, long> { [0] = 5, [2] = ends[2] - 3 } });
         var moved = await source.ResetAsync(target, CancellationToken.None);
@@ -179,20 +168,15 @@ public sealed class KafkaSourceResetTests(BrokerFixture brokers)
     [Fact]
     public async Task Targets_the_broker_does_not_hold_are_refused_naming_the_problem_and_change_nothing()
     {
-        var kafka = await brokers.GetKafkaAsync();
-        var topic = NewName("reset-refused");
-        await CreateTopicAsync(kafka.BootstrapServers, topic, 2);
-        await ProduceAsync(kafka.BootstrapServers, topic, Sequence(0, 20));
-        var ends = EndOffsets(kafka.BootstrapServers, topic, 2);
+        var (kafka, topic, ends) = await NewTopicAsync("reset-refused", 2, Sequence(0, 20));
         using var temp = new TempDocumentStore();
         var origin = $"refused/{topic}";
-        await using var source = Source("refused", Options(kafka.BootstrapServers, topic, NewName("group")), temp.Store);
+        await using var source = Source("refused", Options(kafka, topic, NewName("group")), temp.Store);
         var notStarted = await Assert.ThrowsAsync<SourceResetException>(() => source.ResetAsync(SourceResetTarget.Earliest, CancellationToken.None));
         Assert.Equal(SourceResetProblem.Unavailable, notStarted.Problem);
         Assert.Contains("is not running", notStarted.Message, StringComparison.Ordinal);
 
-        await source.StartAsync(CancellationToken.None);
-        await WaitUntilAsync(() => StoredTotal(temp.Store, origin) == 20, Patience, "every offset stored");
+        await StartAndCatchUpAsync(source, temp, origin, 20);
         var unknownTopic = await RefusedAsync(source, "elsewhere", 0, 0);
         var noPartition = await RefusedAsync(source, topic, 7, 0);
         var pastTheEnd = await RefusedAsync(source, topic, 1, ends[1] + 1);
@@ -203,6 +187,22 @@ public sealed class KafkaSourceResetTests(BrokerFixture brokers)
         Assert.Contains($"{topic}[1] holds offsets 0 to {ends[1]}", pastTheEnd, StringComparison.Ordinal);
         Assert.Equal(ends, StoredPositions(temp.Store, origin));
         Assert.Equal(20, temp.Store.LastEtag);
+    }
+
+    /// <summary>A new topic holding <paramref name="records"/>: the bootstrap servers, its name and each partition's end.</summary>
+    private async Task<(string Kafka, string Topic, Dictionary<int, long> Ends)> NewTopicAsync(string prefix, int partitions, List<Message<byte[]?, byte[]?>> records)
+    {
+        var kafka = (await brokers.GetKafkaAsync()).BootstrapServers;
+        var topic = NewName(prefix);
+        await CreateTopicAsync(kafka, topic, partitions);
+        await ProduceAsync(kafka, topic, records);
+        return (kafka, topic, EndOffsets(kafka, topic, partitions));
+    }
+
+    private static async Task StartAndCatchUpAsync(KafkaSource source, TempDocumentStore temp, string origin, long count)
+    {
+        await source.StartAsync(CancellationToken.None);
+        await WaitUntilAsync(() => StoredTotal(temp.Store, origin) == count, Patience, "every offset stored");
     }
 
     private static async Task<string> RefusedAsync(KafkaSource source, string topic, int partition, long offset)
