@@ -5,7 +5,7 @@ using Ingest.Cli.Server;
 
 namespace Ingest.Cli.Commands;
 
-/// <summary><c>ingest sources</c>: each configured source of a running server, from <c>/stats</c>.</summary>
+/// <summary><c>ingest sources</c>: each configured source of a running server, from <c>/stats</c>; <c>ingest sources reset</c>: reprocessing.</summary>
 internal sealed class SourcesCommand : Command
 {
     private const string Examples = """
