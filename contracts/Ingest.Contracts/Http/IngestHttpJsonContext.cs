@@ -16,4 +16,5 @@ namespace Ingest.Contracts.Http;
 [JsonSerializable(typeof(IndexDetailsResponse))]
 [JsonSerializable(typeof(IndexPutResponse))]
 [JsonSerializable(typeof(IndexDefinitionEntry))]
+[JsonSerializable(typeof(SourceResetResponse))]
 public sealed partial class IngestHttpJsonContext : JsonSerializerContext;

@@ -17,7 +17,12 @@ internal static class ServerSubcommand
 
     /// <summary>Gives <paramref name="command"/> the server options, the optional argument and <paramref name="action"/>.</summary>
     public static Command Configure(
-        Command command, string? argumentName, string? argumentDescription, Func<IngestApiClient, string?, TextWriter, CancellationToken, Task> action)
+        Command command, string? argumentName, string? argumentDescription, Func<IngestApiClient, string?, TextWriter, CancellationToken, Task> action) =>
+        Configure(command, argumentName, argumentDescription, (client, value, _, output, ct) => action(client, value, output, ct));
+
+    /// <summary>As above, for an action that also reads the command's own options from the parse result.</summary>
+    public static Command Configure(
+        Command command, string? argumentName, string? argumentDescription, Func<IngestApiClient, string?, ParseResult, TextWriter, CancellationToken, Task> action)
     {
         var server = new ServerOptions(defaultTimeoutSeconds: 30);
         Argument<string>? argument = null;
@@ -32,7 +37,7 @@ internal static class ServerSubcommand
         {
             using var client = server.CreateClient(parseResult);
             var value = argument is null ? null : parseResult.GetRequiredValue(argument);
-            await action(client, value, parseResult.InvocationConfiguration.Output, cancellationToken).ConfigureAwait(false);
+            await action(client, value, parseResult, parseResult.InvocationConfiguration.Output, cancellationToken).ConfigureAwait(false);
             return ExitCodes.Success;
         });
         return command;

@@ -55,12 +55,7 @@ public static class IndexEndpoints
             return problem;
         }
 
-        if (!JsonContentType.IsJson(context.Request.ContentType))
-        {
-            return ApiProblems.UnsupportedMediaType(context.Request.ContentType);
-        }
-
-        var read = await RequestBody.ReadAsync(context, MaxDefinitionBytes).ConfigureAwait(false);
+        var read = await RequestBody.ReadJsonAsync(context, MaxDefinitionBytes).ConfigureAwait(false);
         using var body = read.Body;
         if (body is null)
         {

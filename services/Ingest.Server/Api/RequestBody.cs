@@ -53,6 +53,12 @@ internal sealed class RequestBody : IDisposable
         }
     }
 
+    /// <summary>As <see cref="ReadAsync"/>, after refusing (415) a body declared as something other than JSON.</summary>
+    public static Task<(RequestBody? Body, IResult? Problem)> ReadJsonAsync(HttpContext context, int limit) =>
+        JsonContentType.IsJson(context.Request.ContentType)
+            ? ReadAsync(context, limit)
+            : Task.FromResult<(RequestBody?, IResult?)>((null, ApiProblems.UnsupportedMediaType(context.Request.ContentType)));
+
     private static async Task<RequestBody?> ReadUpToAsync(Stream stream, long? declared, int limit, CancellationToken cancellationToken)
     {
         // One byte over the limit tells a too-large body apart from one exactly at it.

@@ -81,6 +81,7 @@ public static class IngestHost
         app.MapStatsEndpoints();
         app.MapAdminEndpoints();
         app.MapBackupEndpoints();
+        app.MapSourceEndpoints();
         app.MapIndexEndpoints();
         app.MapQueryEndpoints();
         app.MapGrafanaEndpoints();

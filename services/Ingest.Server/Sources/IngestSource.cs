@@ -43,5 +43,13 @@ public abstract class IngestSource : IAsyncDisposable
     /// <summary>A snapshot for /stats and /health.</summary>
     public abstract SourceStatus GetStatus();
 
+    /// <summary>
+    /// Moves the source's stored positions to <paramref name="target"/> in one transaction, after
+    /// everything consumed so far is durable, and resumes consuming from there; the partitions
+    /// moved. Throws <see cref="SourceResetException"/> when refused or when nothing could be changed.
+    /// </summary>
+    public virtual Task<IReadOnlyList<PartitionReset>> ResetAsync(SourceResetTarget target, CancellationToken cancellationToken) =>
+        throw new SourceResetException(SourceResetProblem.NotSupported, $"The {Kind} source '{Name}' cannot be reset.");
+
     public abstract ValueTask DisposeAsync();
 }

@@ -24,6 +24,7 @@ internal sealed partial class KafkaConsumeLoop
     private readonly Action<IConsumer<byte[]?, byte[]?>> _housekeeping;
     private readonly KafkaFlowControl _flow;
     private readonly KafkaRebalanceHandler _rebalance;
+    private readonly KafkaReset _reset;
     private readonly KafkaHeadersView _headers = new();
     private readonly CancellationToken _stopping;
     private readonly CancellationToken _abandon;
@@ -34,7 +35,7 @@ internal sealed partial class KafkaConsumeLoop
     public KafkaConsumeLoop(
         string source, IConsumer<byte[]?, byte[]?> consumer, IReadOnlyList<string> topics, SourcePipeline pipeline, KafkaPartitionTable partitions,
         KafkaConnectionStatus connection, KafkaOffsetStorer offsets, Action<IConsumer<byte[]?, byte[]?>> housekeeping, KafkaFlowControl flow,
-        KafkaRebalanceHandler rebalance, CancellationToken stopping, CancellationToken abandon, ILogger logger)
+        KafkaRebalanceHandler rebalance, KafkaReset reset, CancellationToken stopping, CancellationToken abandon, ILogger logger)
     {
         _source = source;
         _consumer = consumer;
@@ -46,6 +47,7 @@ internal sealed partial class KafkaConsumeLoop
         _housekeeping = housekeeping;
         _flow = flow;
         _rebalance = rebalance;
+        _reset = reset;
         _stopping = stopping;
         _abandon = abandon;
         _logger = logger;
@@ -67,6 +69,8 @@ internal sealed partial class KafkaConsumeLoop
             {
                 try
                 {
+                    // Between two polls nothing is half-handed to the writer: the place for a reset.
+                    _reset.RunPending(consumer);
                     var result = consumer.Consume(PollTimeout);
                     if (result is not null && !result.IsPartitionEOF)
                     {
@@ -111,6 +115,7 @@ internal sealed partial class KafkaConsumeLoop
         }
         finally
         {
+            _reset.FailPending("stopped before the reset ran");
             try
             {
                 consumer.Dispose();

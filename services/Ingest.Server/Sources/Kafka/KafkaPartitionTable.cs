@@ -98,6 +98,22 @@ internal sealed class KafkaPartitionTable
         }
     }
 
+    /// <summary>
+    /// A reset moved an assigned partition to <paramref name="next"/>: durable progress starts again
+    /// there (it may be lower than before), and the group is told once it is stored.
+    /// </summary>
+    public void Rewind(KafkaPartitionState state, long next)
+    {
+        lock (_gate)
+        {
+            if (state.Assigned)
+            {
+                state.DurableNext = next;
+                state.StoredNext = -1;
+            }
+        }
+    }
+
     /// <summary>Adds, per partition of the current items, the position after the last of them.</summary>
     public void AddPositions(WriteBatch batch, ReadOnlySpan<IngestItem> items)
     {

@@ -16,7 +16,8 @@ namespace Ingest.Server.Sources.Kafka;
 /// <see cref="KafkaConsumeLoop"/> (the consume thread), <see cref="KafkaFlowControl"/> (waiting
 /// for the writer), <see cref="KafkaOffsetStorer"/> (durable offsets to the client's offset
 /// store), <see cref="KafkaRebalanceHandler"/> (assignments), <see cref="KafkaPartitionTable"/>
-/// (per-partition bookkeeping shared with the writer's thread), <see cref="KafkaConnectionStatus"/>.
+/// (per-partition bookkeeping shared with the writer's thread), <see cref="KafkaConnectionStatus"/>,
+/// <see cref="KafkaReset"/> (moving the stored positions on request, with <see cref="KafkaOffsetResolver"/>).
 /// docs/message-lifecycle.md follows one message through them.
 /// </remarks>
 public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
@@ -33,6 +34,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private readonly KafkaOffsetStorer _offsets;
     private readonly KafkaFlowControl _flow;
     private readonly KafkaRebalanceHandler _rebalance;
+    private readonly KafkaReset _reset;
     private readonly Action<IConsumer<byte[]?, byte[]?>> _housekeeping;
     private readonly CancellationTokenSource _stopping = new();
     private readonly CancellationTokenSource _abandon = new();
@@ -63,6 +65,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         _flow = new KafkaFlowControl(name, _connection, _housekeeping, _logger);
         _rebalance = new KafkaRebalanceHandler(
             name, store, _partitions, _pipeline.Writer, _offsets, _flow, _connection, _abandon.Token, _drainCancel.Token, _logger);
+        _reset = new KafkaReset(name, store, _partitions, _pipeline.Writer, new KafkaOffsetResolver(name, options.Topics), _drainCancel.Token, _logger);
     }
 
     /// <summary>The source's batch writer figures (for tests and /stats).</summary>
@@ -77,7 +80,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         }
 
         _loop = new KafkaConsumeLoop(
-            Name, BuildConsumer(), _options.Topics, _pipeline, _partitions, _connection, _offsets, _housekeeping, _flow, _rebalance,
+            Name, BuildConsumer(), _options.Topics, _pipeline, _partitions, _connection, _offsets, _housekeeping, _flow, _rebalance, _reset,
             _stopping.Token, _abandon.Token, _logger);
         _loop.Start();
         return Task.CompletedTask;
@@ -109,6 +112,28 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         }
 
         await _pipeline.Writer.CompleteAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <inheritdoc/>
+    /// <remarks>The consume thread runs it between two polls (see <see cref="KafkaReset"/>); this waits for it.</remarks>
+    public override async Task<IReadOnlyList<PartitionReset>> ResetAsync(SourceResetTarget target, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(target);
+        var loop = _loop;
+        if (loop is null || _stopping.IsCancellationRequested || loop.Stopped.IsCompleted)
+        {
+            throw new SourceResetException(SourceResetProblem.Unavailable, $"Kafka source '{Name}' is not running; nothing was reset.");
+        }
+
+        var request = new KafkaResetRequest(target, cancellationToken);
+        _reset.Post(request);
+        if (loop.Stopped.IsCompleted)
+        {
+            // The loop ended between the check and the post: nobody would pick the request up.
+            _reset.FailPending("stopped before the reset ran");
+        }
+
+        return await request.Completion.WaitAsync(cancellationToken).ConfigureAwait(false);
     }
 
     public override SourceStatus GetStatus()

@@ -131,6 +131,13 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
         await _pipeline.Writer.CompleteAsync(cancellationToken).ConfigureAwait(false);
     }
 
+    /// <summary>Refused: a queue hands each message out until it is acknowledged, then forgets it; there is nothing to rewind to.</summary>
+    public override Task<IReadOnlyList<PartitionReset>> ResetAsync(SourceResetTarget target, CancellationToken cancellationToken) =>
+        throw new SourceResetException(
+            SourceResetProblem.NotSupported,
+            $"The RabbitMQ source '{Name}' cannot be reset: a queue cannot rewind (acknowledged messages are gone from it). "
+            + "Publish the messages again, or replay dead letters; only Kafka sources can be reset.");
+
     public override SourceStatus GetStatus()
     {
         var partitions = new PartitionStatus[_queues.Length];

@@ -95,6 +95,31 @@ public sealed class KafkaPartitionTableTests
     }
 
     [Fact]
+    public void A_rewind_stores_the_lower_offset_for_the_group_and_durable_progress_climbs_again_from_there()
+    {
+        var table = new KafkaPartitionTable("src");
+        var p0 = table.Assign("orders", 0);
+        var released = table.Assign("orders", 1);
+        var unstored = new List<TopicPartitionOffset>();
+        table.RecordDurable([Put(p0, 99)]);
+        Assert.Equal(1, table.CollectUnstored(unstored));
+        table.MarkStored(unstored);
+        unstored.Clear();
+        table.Release("orders", 1);
+
+        table.Rewind(p0, 0);
+        table.Rewind(released, 0);
+
+        Assert.Equal(1, table.CollectUnstored(unstored));
+        Assert.Equal(new TopicPartitionOffset("orders", 0, 0), unstored[0]);
+        table.MarkStored(unstored);
+        unstored.Clear();
+        table.RecordDurable([Put(p0, 4)]);
+        Assert.Equal(1, table.CollectUnstored(unstored));
+        Assert.Equal(new TopicPartitionOffset("orders", 0, 5), unstored[0]);
+    }
+
+    [Fact]
     public void Assigned_partitions_are_listed_until_released()
     {
         var table = new KafkaPartitionTable("src");
