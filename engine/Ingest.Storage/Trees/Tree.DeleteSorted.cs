@@ -48,7 +48,7 @@ public sealed unsafe partial class Tree
         var n = keys.Count;
         for (var k = 1; k < n; k++)
         {
-            if (keys[k].SequenceCompareTo(keys[k - 1]) <= 0)
+            if (TreePage.CompareKeys(keys[k], keys[k - 1]) <= 0)
             {
                 throw new ArgumentException($"Keys must be in strictly ascending order (index {k}).", nameof(keys));
             }
@@ -75,13 +75,12 @@ public sealed unsafe partial class Tree
 
             new Span<ulong>(removed, RemovedWords).Clear();
             var hits = 0;
-            var removedBytes = 0;
             var from = 0;
             var j = i;
             for (; j < n; j++)
             {
                 var key = keys[j];
-                if (hasUpper && key.SequenceCompareTo(upper) >= 0)
+                if (hasUpper && TreePage.CompareKeys(key, upper) >= 0)
                 {
                     break;
                 }
@@ -89,8 +88,17 @@ public sealed unsafe partial class Tree
                 var idx = TreePage.SearchLeafNear(source, key, out var found, from);
                 if (found)
                 {
+                    if (hits == 0)
+                    {
+                        // One streaming copy of the leaf into the writer's buffer, which stays in cache:
+                        // searching and copying entries where they are costs a cache miss each, in no
+                        // order a prefetcher follows. It also lets the page itself be rewritten in place
+                        // when it is already dirty. A leaf without a key to remove is never copied.
+                        Buffer.MemoryCopy(source, TempPage, PageHeader.PageSize, PageHeader.PageSize);
+                        source = TempPage;
+                    }
+
                     removed[idx >> 6] |= 1UL << idx;
-                    removedBytes += TreePage.LeafEntrySize(TreePage.Entry(source, idx)) + TreePage.SlotSize;
                     hits++;
                     idx++;
                 }
@@ -106,7 +114,7 @@ public sealed unsafe partial class Tree
             if (hits > 0)
             {
                 var index = depth > 0 ? _pathIndex[depth - 1] : 0;
-                var kept = TreePage.Used(source) - removedBytes;
+                var kept = TreePage.Used(source) - RemovedBytes(source, removed);
                 if (kept == 0 && depth > 0)
                 {
                     FreeRemovedOverflows(tx, source, removed);
@@ -140,6 +148,7 @@ public sealed unsafe partial class Tree
                 }
                 else
                 {
+                    // A rebalance that changes nothing writes nothing (not even TempPage, which holds the leaf).
                     if (pass.Previous != 0 && ClosePrevious(tx, ref pass, depth, index))
                     {
                         pass = default;
@@ -149,13 +158,6 @@ public sealed unsafe partial class Tree
 
                     FreeRemovedOverflows(tx, source, removed);
                     var page = tx.RewritePage(leafPage);
-                    if (page == source)
-                    {
-                        // Already modified in this transaction: rebuild it from a copy.
-                        Buffer.MemoryCopy(source, TempPage, PageHeader.PageSize, PageHeader.PageSize);
-                        source = TempPage;
-                    }
-
                     TreePage.BeginRewrite(page, source);
                     TreePage.AppendAllBut(page, source, removed);
                     pass.Previous = leafPage;
@@ -167,7 +169,7 @@ public sealed unsafe partial class Tree
             }
 
             i = j;
-            if (!fresh && i < n && depth > 0 && LeafUpperBound(depth - 1, out var parentUpper) && keys[i].SequenceCompareTo(parentUpper) >= 0)
+            if (!fresh && i < n && depth > 0 && LeafUpperBound(depth - 1, out var parentUpper) && TreePage.CompareKeys(keys[i], parentUpper) >= 0)
             {
                 // The next key lies beyond this parent: settle it before the path moves on.
                 fresh = CloseParent(tx, ref pass, depth);
@@ -193,6 +195,20 @@ public sealed unsafe partial class Tree
     {
         var total = leftUsed + rightUsed;
         return total <= MergedLeafFill || ((leftUsed < TreePage.MinFill || rightUsed < TreePage.MinFill) && total <= TreePage.Capacity);
+    }
+
+    private static int RemovedBytes(byte* leaf, ulong* removed)
+    {
+        var bytes = 0;
+        for (var w = 0; w < RemovedWords; w++)
+        {
+            for (var bits = removed[w]; bits != 0; bits &= bits - 1)
+            {
+                bytes += TreePage.LeafEntrySize(TreePage.Entry(leaf, (w * 64) + System.Numerics.BitOperations.TrailingZeroCount(bits))) + TreePage.SlotSize;
+            }
+        }
+
+        return bytes;
     }
 
     private void FreeRemovedOverflows(WriteTransaction tx, byte* leaf, ulong* removed)

@@ -196,6 +196,23 @@ internal static unsafe class TreePage
         return new ReadOnlySpan<byte>(stored, storedLength).SequenceCompareTo(key);
     }
 
+    /// <summary><see cref="CompareKeys(byte*, int, ReadOnlySpan{byte})"/> for two spans.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int CompareKeys(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b)
+    {
+        if (a.Length >= 8 && b.Length >= 8)
+        {
+            var x = BinaryPrimitives.ReadUInt64BigEndian(a);
+            var y = BinaryPrimitives.ReadUInt64BigEndian(b);
+            if (x != y)
+            {
+                return x < y ? -1 : 1;
+            }
+        }
+
+        return a.SequenceCompareTo(b);
+    }
+
     /// <summary>Index of the first key >= <paramref name="key"/> in [from, count); <paramref name="found"/> when equal.</summary>
     public static int SearchLeaf(byte* p, ReadOnlySpan<byte> key, out bool found, int from = 0) =>
         SearchLeaf(p, key, Prefix(key), out found, from, GetCount(p) - 1);
