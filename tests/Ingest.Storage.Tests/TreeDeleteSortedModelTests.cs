@@ -158,21 +158,7 @@ public sealed class TreeDeleteSortedModelTests
                     committed = working;
                 }
 
-                switch (rnd.Next(6))
-                {
-                    case 0:
-                        env.Dispose();
-                        env = StorageEnvironment.Open(dir.Path, TestDirectory.Options(backgroundFlush: rnd.Next(2) == 0));
-                        break;
-                    case 1:
-                        env.SimulateCrashOnDispose = true;
-                        env.Dispose();
-                        env = StorageEnvironment.Open(dir.Path, TestDirectory.Options(backgroundFlush: rnd.Next(2) == 0));
-                        break;
-                    case 2:
-                        env.FlushNow();
-                        break;
-                }
+                env = TreeModelTests.Disturb(rnd, env, dir, outOf: 6);
 
                 using var read = env.BeginRead();
                 TreeModelTests.Verify(read.OpenTree("model")!, committed);

@@ -329,10 +329,10 @@ public sealed unsafe partial class Tree
         }
 
         // The key is above the last one, so its child is at or after the path's: search from there.
-        var page = _pathPages[level];
-        var i = TreePage.SearchBranchNear(_pages.Read(page), key, Math.Max(_pathIndex[level], 0));
+        var branch = _pages.Read(_pathPages[level]);
+        var i = TreePage.SearchBranchNear(branch, key, Math.Max(_pathIndex[level], 0));
         _pathIndex[level] = i;
-        return DescendFrom(level + 1, TreePage.BranchChild(TreePage.Entry(_pages.Read(page), i)), key);
+        return DescendFrom(level + 1, TreePage.BranchChild(TreePage.Entry(branch, i)), key);
     }
 
     /// <summary>Opens a cursor for ordered scans.</summary>

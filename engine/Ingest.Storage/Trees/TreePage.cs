@@ -231,7 +231,7 @@ internal static unsafe class TreePage
         var step = 1;
         while (probe < count)
         {
-            var c = CompareLeafSlot(p, probe, prefix, key);
+            var c = CompareSlot(p, probe, prefix, key, branch: false);
             if (c == 0)
             {
                 found = true;
@@ -251,8 +251,9 @@ internal static unsafe class TreePage
         return SearchLeaf(p, key, prefix, out found, lo, count - 1);
     }
 
+    /// <summary>The slot's key against <paramref name="key"/> (whose <see cref="Prefix"/> is given): the prefixes, then the keys if they tie.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int CompareLeafSlot(byte* p, int index, uint prefix, ReadOnlySpan<byte> key)
+    private static int CompareSlot(byte* p, int index, uint prefix, ReadOnlySpan<byte> key, bool branch)
     {
         var slot = Slots(p)[index];
         var slotPrefix = (uint)(slot >> 32);
@@ -262,21 +263,7 @@ internal static unsafe class TreePage
         }
 
         var e = p + (ushort)slot;
-        return CompareKeys(e + LeafEntryHeader, *(ushort*)e, key);
-    }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int CompareBranchSlot(byte* p, int index, uint prefix, ReadOnlySpan<byte> key)
-    {
-        var slot = Slots(p)[index];
-        var slotPrefix = (uint)(slot >> 32);
-        if (slotPrefix != prefix)
-        {
-            return slotPrefix < prefix ? -1 : 1;
-        }
-
-        var e = p + (ushort)slot;
-        return CompareKeys(e + BranchEntryHeader, *(ushort*)(e + 8), key);
+        return branch ? CompareKeys(e + BranchEntryHeader, *(ushort*)(e + 8), key) : CompareKeys(e + LeafEntryHeader, *(ushort*)e, key);
     }
 
     /// <summary>Index of the first key >= key in [lo, hi + 1); found when equal.</summary>
@@ -285,7 +272,7 @@ internal static unsafe class TreePage
         while (lo <= hi)
         {
             var mid = (int)((uint)(lo + hi) >> 1);
-            var c = CompareLeafSlot(p, mid, prefix, key);
+            var c = CompareSlot(p, mid, prefix, key, branch: false);
             if (c == 0)
             {
                 found = true;
@@ -328,7 +315,7 @@ internal static unsafe class TreePage
                 return SearchBranch(p, key, prefix, lo + 1, count - 1);
             }
 
-            var c = CompareBranchSlot(p, probe, prefix, key);
+            var c = CompareSlot(p, probe, prefix, key, branch: true);
             if (c == 0)
             {
                 return probe;
@@ -350,7 +337,7 @@ internal static unsafe class TreePage
         while (lo <= hi)
         {
             var mid = (int)((uint)(lo + hi) >> 1);
-            var c = CompareBranchSlot(p, mid, prefix, key);
+            var c = CompareSlot(p, mid, prefix, key, branch: true);
             if (c == 0)
             {
                 return mid;
