@@ -49,21 +49,7 @@ public sealed class TreeModelTests
                     Verify(read.OpenTree("model")!, committed);
                 }
 
-                switch (rnd.Next(10))
-                {
-                    case 0:
-                        env.Dispose();
-                        env = StorageEnvironment.Open(dir.Path, TestDirectory.Options(backgroundFlush: rnd.Next(2) == 0));
-                        break;
-                    case 1:
-                        env.SimulateCrashOnDispose = true;
-                        env.Dispose();
-                        env = StorageEnvironment.Open(dir.Path, TestDirectory.Options(backgroundFlush: rnd.Next(2) == 0));
-                        break;
-                    case 2:
-                        env.FlushNow();
-                        break;
-                }
+                env = Disturb(rnd, env, dir, outOf: 10);
             }
 
             using var final = env.BeginRead();
@@ -72,6 +58,26 @@ public sealed class TreeModelTests
         finally
         {
             env.Dispose();
+        }
+    }
+
+    /// <summary>One time in <paramref name="outOf"/> each: reopens, crashes and recovers, or flushes the environment.</summary>
+    internal static StorageEnvironment Disturb(Random rnd, StorageEnvironment env, TestDirectory dir, int outOf)
+    {
+        switch (rnd.Next(outOf))
+        {
+            case 0:
+                env.Dispose();
+                return StorageEnvironment.Open(dir.Path, TestDirectory.Options(backgroundFlush: rnd.Next(2) == 0));
+            case 1:
+                env.SimulateCrashOnDispose = true;
+                env.Dispose();
+                return StorageEnvironment.Open(dir.Path, TestDirectory.Options(backgroundFlush: rnd.Next(2) == 0));
+            case 2:
+                env.FlushNow();
+                return env;
+            default:
+                return env;
         }
     }
 

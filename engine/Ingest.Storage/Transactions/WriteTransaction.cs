@@ -247,6 +247,25 @@ public sealed unsafe class WriteTransaction : IDisposable
         return copy;
     }
 
+    /// <summary>
+    /// A writable version of <paramref name="page"/> for a caller that writes all of it anew (header,
+    /// slots, entries): like <see cref="ModifyPage"/>, but a page not yet modified in this transaction
+    /// is not copied first, so the result holds garbage. A page already modified is returned as it is.
+    /// </summary>
+    internal byte* RewritePage(long page)
+    {
+        _pageAccesses++;
+        var dirty = _dirty.Find(page);
+        if (dirty != 0)
+        {
+            return (byte*)dirty;
+        }
+
+        var copy = _env.Scratch.AllocatePages(1);
+        _dirty.Add(new PageVersion { Page = page, Pointer = (nint)copy, Pages = 1 });
+        return copy;
+    }
+
     internal byte* AllocatePage(PageType type, out long pageNumber)
     {
         pageNumber = AllocatePageNumbers(1);

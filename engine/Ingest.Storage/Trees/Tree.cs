@@ -10,7 +10,7 @@ namespace Ingest.Storage.Trees;
 /// Spans returned by a read transaction's tree stay valid until the transaction ends; in a write
 /// transaction, until the next modification. Not thread-safe (neither are transactions).
 /// </summary>
-public sealed unsafe class Tree
+public sealed unsafe partial class Tree
 {
     /// <summary>The longest key a tree accepts.</summary>
     public const int MaxKeySize = TreePage.MaxKeySize;
@@ -177,22 +177,6 @@ public sealed unsafe class Tree
     }
 
     /// <summary>
-    /// Removes the given keys, which must be in ascending order (absent keys are skipped), in one
-    /// ordered pass: each leaf is found once and all of its keys are removed together.
-    /// Returns how many keys were removed.
-    /// </summary>
-    public long DeleteSorted(ReadOnlySpan<byte[]> keys) => DeleteSortedCore(new ArrayKeyList(keys));
-
-    /// <inheritdoc cref="DeleteSorted(ReadOnlySpan{byte[]})"/>
-    public long DeleteSorted(ReadOnlySpan<ReadOnlyMemory<byte>> keys) => DeleteSortedCore(new MemoryKeyList(keys));
-
-    /// <summary>
-    /// Removes <paramref name="keySize"/>-byte keys laid end to end in <paramref name="packedKeys"/>,
-    /// in ascending order, in one ordered pass (see <see cref="DeleteSorted(ReadOnlySpan{byte[]})"/>).
-    /// </summary>
-    public long DeleteSorted(ReadOnlySpan<byte> packedKeys, int keySize) => DeleteSortedCore(new PackedKeyList(packedKeys, keySize));
-
-    /// <summary>
     /// Inserts or replaces the given entries, whose keys must be in strictly ascending order, in one
     /// ordered pass: each leaf is found once and takes all of its keys that fit; a key that needs a
     /// split goes the way of <see cref="Put"/>, and the pass goes on from a fresh descent.
@@ -305,91 +289,6 @@ public sealed unsafe class Tree
         return true;
     }
 
-    // Called once with a long loop: without this it would run as unoptimized tier-0 code until OSR.
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private long DeleteSortedCore<TKeys>(TKeys keys)
-        where TKeys : IKeyList, allows ref struct
-    {
-        _pages.EnsureActive();
-        var tx = _pages.Writer;
-        Version++;
-        long deleted = 0;
-        var i = 0;
-        var n = keys.Count;
-        var pathValid = false;
-        while (i < n)
-        {
-            // The next leaf from the path of the last one: only the levels whose range ends before the key are searched again.
-            var leafPage = pathValid ? FindLeafFromPath(keys[i]) : FindLeaf(keys[i]);
-            var depth = _depth;
-            var hasUpper = LeafUpperBound(depth, out var upper);
-
-            byte* leaf = null;
-            var from = 0;
-            var removedHere = 0;
-            var removedBytes = 0;
-            var j = i;
-            for (; j < n; j++)
-            {
-                var key = keys[j];
-                if (j > i && key.SequenceCompareTo(keys[j - 1]) <= 0)
-                {
-                    throw new ArgumentException($"Keys must be in strictly ascending order (index {j}).", nameof(keys));
-                }
-
-                if (hasUpper && key.SequenceCompareTo(upper) >= 0)
-                {
-                    break;
-                }
-
-                var current = leaf != null ? leaf : _pages.Read(leafPage);
-                var idx = TreePage.SearchLeaf(current, key, out var found, from);
-                if (!found)
-                {
-                    from = idx;
-                    continue;
-                }
-
-                if (leaf == null)
-                {
-                    leaf = tx.ModifyPage(leafPage);
-                }
-
-                var entry = TreePage.Entry(leaf, idx);
-                FreeOverflow(tx, entry);
-                removedBytes += TreePage.LeafEntrySize(entry);
-                TreePage.MarkRemoved(leaf, idx);
-                removedHere++;
-                from = idx + 1;
-            }
-
-            if (j == i)
-            {
-                j++; // defensive: the descent routes keys[i] to this leaf, so the loop always consumes it
-            }
-
-            pathValid = true;
-            if (removedHere > 0)
-            {
-                TreePage.RemoveMarked(leaf, removedBytes);
-                deleted += removedHere;
-
-                // A merge moves entries between pages and removes separators: descend afresh after one.
-                pathValid = !Rebalance(tx, leafPage, depth);
-            }
-
-            i = j;
-        }
-
-        if (deleted > 0)
-        {
-            var root = tx.ModifyPage(RootPage);
-            TreePage.SetTreeCount(root, TreePage.GetTreeCount(root) - deleted);
-        }
-
-        return deleted;
-    }
-
     /// <summary>
     /// The leaf at the end of the recorded path holds keys below <paramref name="upper"/>: the separator
     /// right of the path in the nearest ancestor that has one. False for the last leaf (no bound).
@@ -411,8 +310,9 @@ public sealed unsafe class Tree
     }
 
     /// <summary>
-    /// Like <see cref="FindLeaf"/> for a key above the last one found, on an unchanged tree: climbs
-    /// the recorded path only as far as the first branch whose range holds the key, then descends.
+    /// Like <see cref="FindLeaf"/> for a key above the last one found, while the recorded path is still
+    /// true (no split or merge since): climbs it only as far as the first branch whose range holds
+    /// the key, then descends.
     /// </summary>
     private long FindLeafFromPath(ReadOnlySpan<byte> key)
     {
@@ -428,7 +328,11 @@ public sealed unsafe class Tree
             return RootPage; // the root is the only leaf
         }
 
-        return DescendFrom(level, _pathPages[level], key);
+        // The key is above the last one, so its child is at or after the path's: search from there.
+        var branch = _pages.Read(_pathPages[level]);
+        var i = TreePage.SearchBranchNear(branch, key, Math.Max(_pathIndex[level], 0));
+        _pathIndex[level] = i;
+        return DescendFrom(level + 1, TreePage.BranchChild(TreePage.Entry(branch, i)), key);
     }
 
     /// <summary>Opens a cursor for ordered scans.</summary>
@@ -645,7 +549,7 @@ public sealed unsafe class Tree
                 return changed;
             }
 
-            if (TreePage.Used(p) >= TreePage.Capacity / 4)
+            if (TreePage.Used(p) >= TreePage.MinFill)
             {
                 return changed;
             }

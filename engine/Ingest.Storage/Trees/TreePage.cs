@@ -38,6 +38,12 @@ internal static unsafe class TreePage
     public const int MaxEntryWithSlot = Capacity / 4;
     public const int MaxKeySize = 2000;
 
+    /// <summary>A page below this many used bytes is merged with a sibling when it shrinks.</summary>
+    public const int MinFill = Capacity / 4;
+
+    /// <summary>The most entries a leaf can hold (all keys and values empty).</summary>
+    public const int MaxLeafEntries = Capacity / (SlotSize + LeafEntryHeader);
+
     /// <summary>
     /// Makes <paramref name="p"/> an empty tree page. Only the header is cleared: entries overwrite the
     /// heap, and commit zeroes the unused middle (see PageHole) before the checksum, so clearing all
@@ -190,29 +196,83 @@ internal static unsafe class TreePage
         return new ReadOnlySpan<byte>(stored, storedLength).SequenceCompareTo(key);
     }
 
-    /// <summary>Index of the first key >= <paramref name="key"/> in [from, count); <paramref name="found"/> when equal.</summary>
-    public static int SearchLeaf(byte* p, ReadOnlySpan<byte> key, out bool found, int from = 0)
+    /// <summary><see cref="CompareKeys(byte*, int, ReadOnlySpan{byte})"/> for two spans.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int CompareKeys(ReadOnlySpan<byte> a, ReadOnlySpan<byte> b)
     {
-        var lo = from;
-        var hi = GetCount(p) - 1;
-        var slots = Slots(p);
+        if (a.Length >= 8 && b.Length >= 8)
+        {
+            var x = BinaryPrimitives.ReadUInt64BigEndian(a);
+            var y = BinaryPrimitives.ReadUInt64BigEndian(b);
+            if (x != y)
+            {
+                return x < y ? -1 : 1;
+            }
+        }
+
+        return a.SequenceCompareTo(b);
+    }
+
+    /// <summary>Index of the first key >= <paramref name="key"/> in [from, count); <paramref name="found"/> when equal.</summary>
+    public static int SearchLeaf(byte* p, ReadOnlySpan<byte> key, out bool found, int from = 0) =>
+        SearchLeaf(p, key, Prefix(key), out found, from, GetCount(p) - 1);
+
+    /// <summary>
+    /// <see cref="SearchLeaf(byte*, ReadOnlySpan{byte}, out bool, int)"/> for a key that is likely a few
+    /// entries after <paramref name="from"/> (the next key of a sorted batch): probes from, from + 1,
+    /// from + 3, from + 7, ... and searches only the last gap, so a dense batch touches one or two slots per key.
+    /// </summary>
+    public static int SearchLeafNear(byte* p, ReadOnlySpan<byte> key, out bool found, int from)
+    {
+        var count = GetCount(p);
         var prefix = Prefix(key);
+        var lo = from;
+        var probe = from;
+        var step = 1;
+        while (probe < count)
+        {
+            var c = CompareSlot(p, probe, prefix, key, branch: false);
+            if (c == 0)
+            {
+                found = true;
+                return probe;
+            }
+
+            if (c > 0)
+            {
+                return SearchLeaf(p, key, prefix, out found, lo, probe - 1);
+            }
+
+            lo = probe + 1;
+            probe += step;
+            step <<= 1;
+        }
+
+        return SearchLeaf(p, key, prefix, out found, lo, count - 1);
+    }
+
+    /// <summary>The slot's key against <paramref name="key"/> (whose <see cref="Prefix"/> is given): the prefixes, then the keys if they tie.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int CompareSlot(byte* p, int index, uint prefix, ReadOnlySpan<byte> key, bool branch)
+    {
+        var slot = Slots(p)[index];
+        var slotPrefix = (uint)(slot >> 32);
+        if (slotPrefix != prefix)
+        {
+            return slotPrefix < prefix ? -1 : 1;
+        }
+
+        var e = p + (ushort)slot;
+        return branch ? CompareKeys(e + BranchEntryHeader, *(ushort*)(e + 8), key) : CompareKeys(e + LeafEntryHeader, *(ushort*)e, key);
+    }
+
+    /// <summary>Index of the first key >= key in [lo, hi + 1); found when equal.</summary>
+    private static int SearchLeaf(byte* p, ReadOnlySpan<byte> key, uint prefix, out bool found, int lo, int hi)
+    {
         while (lo <= hi)
         {
             var mid = (int)((uint)(lo + hi) >> 1);
-            var slot = slots[mid];
-            var slotPrefix = (uint)(slot >> 32);
-            int c;
-            if (slotPrefix != prefix)
-            {
-                c = slotPrefix < prefix ? -1 : 1;
-            }
-            else
-            {
-                var e = p + (ushort)slot;
-                c = CompareKeys(e + LeafEntryHeader, *(ushort*)e, key);
-            }
-
+            var c = CompareSlot(p, mid, prefix, key, branch: false);
             if (c == 0)
             {
                 found = true;
@@ -234,28 +294,50 @@ internal static unsafe class TreePage
     }
 
     /// <summary>Index of the child whose range holds <paramref name="key"/>: the last entry whose key is &lt;= key (entry 0 is minus infinity).</summary>
-    public static int SearchBranch(byte* p, ReadOnlySpan<byte> key)
+    public static int SearchBranch(byte* p, ReadOnlySpan<byte> key) => SearchBranch(p, key, Prefix(key), 1, GetCount(p) - 1);
+
+    /// <summary>
+    /// <see cref="SearchBranch(byte*, ReadOnlySpan{byte})"/> when the answer is known to be at least
+    /// <paramref name="from"/> and likely close to it (the next leaf of a sorted pass): probes
+    /// from + 1, from + 2, from + 4, ... and searches only the last gap.
+    /// </summary>
+    public static int SearchBranchNear(byte* p, ReadOnlySpan<byte> key, int from)
     {
-        var lo = 1;
-        var hi = GetCount(p) - 1;
-        var slots = Slots(p);
+        var count = GetCount(p);
         var prefix = Prefix(key);
+        var lo = from; // entry lo's key <= key (or lo is 0, minus infinity)
+        var step = 1;
+        while (true)
+        {
+            var probe = lo + step;
+            if (probe >= count)
+            {
+                return SearchBranch(p, key, prefix, lo + 1, count - 1);
+            }
+
+            var c = CompareSlot(p, probe, prefix, key, branch: true);
+            if (c == 0)
+            {
+                return probe;
+            }
+
+            if (c > 0)
+            {
+                return SearchBranch(p, key, prefix, lo + 1, probe - 1);
+            }
+
+            lo = probe;
+            step <<= 1;
+        }
+    }
+
+    /// <summary>The last entry in [lo - 1, hi] whose key is &lt;= key, given that entry lo - 1's is (or is minus infinity).</summary>
+    private static int SearchBranch(byte* p, ReadOnlySpan<byte> key, uint prefix, int lo, int hi)
+    {
         while (lo <= hi)
         {
             var mid = (int)((uint)(lo + hi) >> 1);
-            var slot = slots[mid];
-            var slotPrefix = (uint)(slot >> 32);
-            int c;
-            if (slotPrefix != prefix)
-            {
-                c = slotPrefix < prefix ? -1 : 1;
-            }
-            else
-            {
-                var e = p + (ushort)slot;
-                c = CompareKeys(e + BranchEntryHeader, *(ushort*)(e + 8), key);
-            }
-
+            var c = CompareSlot(p, mid, prefix, key, branch: true);
             if (c == 0)
             {
                 return mid;
@@ -322,25 +404,59 @@ internal static unsafe class TreePage
         SetCount(p, count - 1);
     }
 
-    /// <summary>Marks an entry for <see cref="RemoveMarked"/>.</summary>
-    public static void MarkRemoved(byte* p, int index) => Slots(p)[index] = 0;
-
-    /// <summary>Drops the entries marked by <see cref="MarkRemoved"/> (a batch removal), in one pass.</summary>
-    public static void RemoveMarked(byte* p, int removedBytes)
+    /// <summary>
+    /// Makes a branch's entry 0 minus infinity again (an empty key) after the entry before it was
+    /// removed; the key's bytes become fragmentation. Searches never read entry 0's key, but the
+    /// layout promises it is empty.
+    /// </summary>
+    public static void ClearFirstBranchKey(byte* p)
     {
-        var count = GetCount(p);
+        var e = Entry(p, 0);
+        var keyLength = *(ushort*)(e + 8);
+        *(ushort*)(e + 8) = 0;
+        Slots(p)[0] &= 0xFFFFUL;
+        SetFragmented(p, GetFragmented(p) + keyLength);
+    }
+
+    /// <summary>Starts rewriting a page from <paramref name="source"/>: its header (number, type, tree count), no entries.</summary>
+    public static void BeginRewrite(byte* p, byte* source)
+    {
+        Buffer.MemoryCopy(source, p, HeaderSize, HeaderSize);
+        SetCount(p, 0);
+        SetUpper(p, PageHeader.PageSize);
+        SetFragmented(p, 0);
+    }
+
+    /// <summary>
+    /// Appends, in order, the entries of <paramref name="source"/> whose bit in <paramref name="skip"/>
+    /// is clear to <paramref name="p"/>, which has no fragmentation and room for them (the caller
+    /// checked). Each entry is copied once and its slot keeps its key prefix.
+    /// </summary>
+    public static void AppendAllBut(byte* p, byte* source, ulong* skip)
+    {
+        var count = GetCount(source);
+        var sourceSlots = Slots(source);
         var slots = Slots(p);
-        var n = 0;
-        for (var i = 0; i < count; i++)
+        var n = GetCount(p);
+        var upper = GetUpper(p);
+        var leaf = IsLeaf(source);
+        for (var k = 0; k < count; k++)
         {
-            if (slots[i] != 0)
+            if ((skip[k >> 6] & (1UL << k)) != 0)
             {
-                slots[n++] = slots[i];
+                continue;
             }
+
+            var slot = sourceSlots[k];
+            var e = source + (ushort)slot;
+            var size = leaf ? LeafEntrySize(e) : BranchEntrySize(e);
+            upper -= size;
+            Buffer.MemoryCopy(e, p + upper, size, size);
+            slots[n++] = (slot & ~0xFFFFUL) | (uint)upper;
         }
 
+        SetUpper(p, upper);
         SetCount(p, n);
-        SetFragmented(p, GetFragmented(p) + removedBytes);
     }
 
     /// <summary>Rewrites the entries contiguously at the end of the page, dropping fragmentation.</summary>

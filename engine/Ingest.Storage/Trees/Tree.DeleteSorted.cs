@@ -1,0 +1,307 @@
+using System.Runtime.CompilerServices;
+using Ingest.Storage.Paging;
+using Ingest.Storage.Transactions;
+
+namespace Ingest.Storage.Trees;
+
+/// <summary>
+/// Sorted batch deletes. One descent, then the leaves in order. Each leaf that loses keys is
+/// written once: its remaining entries are copied into a fresh version of the page (not copied
+/// whole and then compacted), or appended to the left neighbour written just before it when both
+/// fit in one page, which frees the leaf and halves the pages a commit writes after a dense delete.
+/// A leaf left empty is dropped from its parent at once. The parent and the tree above it are
+/// rebalanced once, when the pass leaves the parent, not once per key.
+/// </summary>
+public sealed unsafe partial class Tree
+{
+    /// <summary>
+    /// A leaf is appended to its left neighbour while the two fill at most this much of a page: a
+    /// quarter stays free so the next inserts there do not split it at once.
+    /// </summary>
+    private const int MergedLeafFill = TreePage.Capacity * 3 / 4;
+
+    private const int RemovedWords = (TreePage.MaxLeafEntries + 63) / 64;
+
+    /// <summary>
+    /// Removes the given keys, which must be in strictly ascending order (absent keys are skipped),
+    /// in one ordered pass: each leaf is found once and written once. Keys out of order throw an
+    /// <see cref="ArgumentException"/> before anything is removed. Returns how many keys were removed.
+    /// </summary>
+    public long DeleteSorted(ReadOnlySpan<byte[]> keys) => DeleteSortedCore(new ArrayKeyList(keys));
+
+    /// <inheritdoc cref="DeleteSorted(ReadOnlySpan{byte[]})"/>
+    public long DeleteSorted(ReadOnlySpan<ReadOnlyMemory<byte>> keys) => DeleteSortedCore(new MemoryKeyList(keys));
+
+    /// <summary>
+    /// Removes <paramref name="keySize"/>-byte keys laid end to end in <paramref name="packedKeys"/>,
+    /// in ascending order, in one ordered pass (see <see cref="DeleteSorted(ReadOnlySpan{byte[]})"/>).
+    /// </summary>
+    public long DeleteSorted(ReadOnlySpan<byte> packedKeys, int keySize) => DeleteSortedCore(new PackedKeyList(packedKeys, keySize));
+
+    // Called once with a long loop: without this it would run as unoptimized tier-0 code until OSR.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private long DeleteSortedCore<TKeys>(TKeys keys)
+        where TKeys : IKeyList, allows ref struct
+    {
+        _pages.EnsureActive();
+        var tx = _pages.Writer;
+        var n = keys.Count;
+        for (var k = 1; k < n; k++)
+        {
+            if (TreePage.CompareKeys(keys[k], keys[k - 1]) <= 0)
+            {
+                throw new ArgumentException($"Keys must be in strictly ascending order (index {k}).", nameof(keys));
+            }
+        }
+
+        if (n == 0)
+        {
+            return 0;
+        }
+
+        Version++;
+        var removed = stackalloc ulong[RemovedWords]; // bit k: entry k of the leaf being visited goes
+        var pass = new DeletePass();
+        long deleted = 0;
+        var i = 0;
+        var fresh = true;
+        while (i < n)
+        {
+            var leafPage = fresh ? FindLeaf(keys[i]) : FindLeafFromPath(keys[i]);
+            fresh = false;
+            var depth = _depth;
+            var hasUpper = LeafUpperBound(depth, out var upper);
+            var source = _pages.Read(leafPage);
+
+            new Span<ulong>(removed, RemovedWords).Clear();
+            var hits = 0;
+            var from = 0;
+            var j = i;
+            for (; j < n; j++)
+            {
+                var key = keys[j];
+                if (hasUpper && TreePage.CompareKeys(key, upper) >= 0)
+                {
+                    break;
+                }
+
+                var idx = TreePage.SearchLeafNear(source, key, out var found, from);
+                if (found)
+                {
+                    if (hits == 0)
+                    {
+                        // One streaming copy of the leaf into the writer's buffer, which stays in cache:
+                        // searching and copying entries where they are costs a cache miss each, in no
+                        // order a prefetcher follows. It also lets the page itself be rewritten in place
+                        // when it is already dirty. A leaf without a key to remove is never copied.
+                        Buffer.MemoryCopy(source, TempPage, PageHeader.PageSize, PageHeader.PageSize);
+                        source = TempPage;
+                    }
+
+                    removed[idx >> 6] |= 1UL << idx;
+                    hits++;
+                    idx++;
+                }
+
+                from = idx;
+            }
+
+            if (j == i)
+            {
+                j++; // defensive: the descent routes keys[i] to this leaf, so the loop always consumes it
+            }
+
+            if (hits > 0)
+            {
+                var index = depth > 0 ? _pathIndex[depth - 1] : 0;
+                var kept = TreePage.Used(source) - RemovedBytes(source, removed);
+                if (kept == 0 && depth > 0)
+                {
+                    FreeRemovedOverflows(tx, source, removed);
+                    tx.FreePage(leafPage);
+                    var level = RemoveChild(tx, depth - 1);
+                    if (level == depth - 1)
+                    {
+                        _pathIndex[depth - 1] = index - 1; // the next leaf now sits at index
+                        pass.ParentShrunk = true;
+                    }
+                    else
+                    {
+                        // The parent went too (it had no other child): rebalance where the removal stopped, descend afresh.
+                        if (level >= 0)
+                        {
+                            Rebalance(tx, _pathPages[level], level);
+                        }
+
+                        pass = default;
+                        fresh = true;
+                    }
+                }
+                else if (pass.Previous != 0 && pass.PreviousIndex == index - 1 && CanMerge(TreePage.Used(pass.PreviousPtr), kept))
+                {
+                    FreeRemovedOverflows(tx, source, removed);
+                    TreePage.AppendAllBut(pass.PreviousPtr, source, removed);
+                    TreePage.RemoveAt(tx.ModifyPage(_pathPages[depth - 1]), index);
+                    tx.FreePage(leafPage);
+                    _pathIndex[depth - 1] = index - 1; // the left neighbour now covers this leaf's range
+                    pass.ParentShrunk = true;
+                }
+                else
+                {
+                    // A rebalance that changes nothing writes nothing (not even TempPage, which holds the leaf).
+                    if (pass.Previous != 0 && ClosePrevious(tx, ref pass, depth, index))
+                    {
+                        pass = default;
+                        fresh = true;
+                        continue; // the tree changed shape: find this leaf again
+                    }
+
+                    FreeRemovedOverflows(tx, source, removed);
+                    var page = tx.RewritePage(leafPage);
+                    TreePage.BeginRewrite(page, source);
+                    TreePage.AppendAllBut(page, source, removed);
+                    pass.Previous = leafPage;
+                    pass.PreviousPtr = page;
+                    pass.PreviousIndex = index;
+                }
+
+                deleted += hits;
+            }
+
+            i = j;
+            if (!fresh && i < n && depth > 0 && LeafUpperBound(depth - 1, out var parentUpper) && TreePage.CompareKeys(keys[i], parentUpper) >= 0)
+            {
+                // The next key lies beyond this parent: settle it before the path moves on.
+                fresh = CloseParent(tx, ref pass, depth);
+                pass = default;
+            }
+        }
+
+        if (!fresh && _depth > 0)
+        {
+            CloseParent(tx, ref pass, _depth);
+        }
+
+        if (deleted > 0)
+        {
+            var root = tx.ModifyPage(RootPage);
+            TreePage.SetTreeCount(root, TreePage.GetTreeCount(root) - deleted);
+        }
+
+        return deleted;
+    }
+
+    private static bool CanMerge(int leftUsed, int rightUsed)
+    {
+        var total = leftUsed + rightUsed;
+        return total <= MergedLeafFill || ((leftUsed < TreePage.MinFill || rightUsed < TreePage.MinFill) && total <= TreePage.Capacity);
+    }
+
+    private static int RemovedBytes(byte* leaf, ulong* removed)
+    {
+        var bytes = 0;
+        for (var w = 0; w < RemovedWords; w++)
+        {
+            for (var bits = removed[w]; bits != 0; bits &= bits - 1)
+            {
+                bytes += TreePage.LeafEntrySize(TreePage.Entry(leaf, (w * 64) + System.Numerics.BitOperations.TrailingZeroCount(bits))) + TreePage.SlotSize;
+            }
+        }
+
+        return bytes;
+    }
+
+    private void FreeRemovedOverflows(WriteTransaction tx, byte* leaf, ulong* removed)
+    {
+        for (var w = 0; w < RemovedWords; w++)
+        {
+            for (var bits = removed[w]; bits != 0; bits &= bits - 1)
+            {
+                FreeOverflow(tx, TreePage.Entry(leaf, (w * 64) + System.Numerics.BitOperations.TrailingZeroCount(bits)));
+            }
+        }
+    }
+
+    /// <summary>
+    /// Done with the leaf written last (the path is at <paramref name="index"/> of the same parent):
+    /// if it is underfull, the usual rebalance merges it with a sibling. True if the tree changed shape.
+    /// </summary>
+    private bool ClosePrevious(WriteTransaction tx, ref DeletePass pass, int depth, int index)
+    {
+        var previous = pass.Previous;
+        pass.Previous = 0;
+        if (TreePage.Used(pass.PreviousPtr) >= TreePage.MinFill)
+        {
+            return false;
+        }
+
+        _pathIndex[depth - 1] = pass.PreviousIndex;
+        if (Rebalance(tx, previous, depth))
+        {
+            return true;
+        }
+
+        _pathIndex[depth - 1] = index;
+        return false;
+    }
+
+    /// <summary>The pass leaves the parent of the path's leaf: settles the last leaf written, then the parent if it lost children. True if the tree changed shape.</summary>
+    private bool CloseParent(WriteTransaction tx, ref DeletePass pass, int depth)
+    {
+        if (pass.Previous != 0 && ClosePrevious(tx, ref pass, depth, _pathIndex[depth - 1]))
+        {
+            return true;
+        }
+
+        return pass.ParentShrunk && Rebalance(tx, _pathPages[depth - 1], depth - 1);
+    }
+
+    /// <summary>
+    /// Removes the child at the path's index from the branch at <paramref name="level"/> of the path.
+    /// A branch that had no other child is freed and removed from its own parent the same way; the
+    /// root instead becomes an empty leaf. Returns the level of the branch that kept entries (-1: the root emptied).
+    /// </summary>
+    private int RemoveChild(WriteTransaction tx, int level)
+    {
+        while (true)
+        {
+            var page = _pathPages[level];
+            var p = tx.ModifyPage(page);
+            if (TreePage.GetCount(p) > 1)
+            {
+                var index = _pathIndex[level];
+                TreePage.RemoveAt(p, index);
+                if (index == 0)
+                {
+                    TreePage.ClearFirstBranchKey(p);
+                }
+
+                return level;
+            }
+
+            if (level == 0)
+            {
+                TreePage.Reset(p, isLeaf: true);
+                return -1;
+            }
+
+            tx.FreePage(page);
+            level--;
+        }
+    }
+
+    /// <summary>State of a sorted delete between leaves.</summary>
+    private struct DeletePass
+    {
+        /// <summary>The leaf written last in the current parent (0: none): the next leaf may be appended to it.</summary>
+        public long Previous;
+
+        public byte* PreviousPtr;
+
+        /// <summary>Its index in the parent.</summary>
+        public int PreviousIndex;
+
+        /// <summary>The current parent lost children in this pass: it is rebalanced when the pass leaves it.</summary>
+        public bool ParentShrunk;
+    }
+}
