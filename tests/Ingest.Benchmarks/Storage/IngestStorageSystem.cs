@@ -38,6 +38,20 @@ internal sealed class IngestStorageSystem : IKeyValueStore, IPostingListStore
 
     public void Dispose() => _environment.Dispose();
 
+    public void Settle()
+    {
+        var deadline = DateTime.UtcNow.AddMinutes(2);
+        while (_environment.FlushBacklogPages > 0)
+        {
+            if (DateTime.UtcNow > deadline)
+            {
+                throw new TimeoutException($"the flusher still holds {_environment.FlushBacklogPages} pages after 2 minutes");
+            }
+
+            Thread.Sleep(5);
+        }
+    }
+
     public void AddSorted(string list, ReadOnlySpan<long> sortedIds)
     {
         using var tx = _environment.BeginWrite();
