@@ -67,6 +67,99 @@ public sealed unsafe class FixedSizeTree
         return found;
     }
 
+    /// <summary>
+    /// Looks up ascending <paramref name="keys"/> in one forward walk and copies each found key's value to
+    /// <c>values[i * ValueSize..]</c>; a key not in the tree leaves its bytes as they were. Returns how many were found.
+    /// Each leaf is read once: a key inside the current leaf is a binary search of the rest of that leaf, a key past it
+    /// climbs only to the lowest branch whose range holds it (a point <see cref="TryGet"/> per key descends from the
+    /// root and looks every page up again).
+    /// </summary>
+    public int GetSorted(ReadOnlySpan<long> keys, Span<byte> values)
+    {
+        _pages.EnsureActive();
+        var valueSize = ValueSize;
+        if (values.Length != keys.Length * valueSize)
+        {
+            throw new ArgumentException($"Values of this tree are {valueSize} bytes: {keys.Length * valueSize} bytes are needed for {keys.Length} keys, not {values.Length}.", nameof(values));
+        }
+
+        if (keys.IsEmpty)
+        {
+            return 0;
+        }
+
+        // The path to the current leaf: each level's page and the exclusive upper bound of the child taken there
+        // (the next separator, or the parent's bound); the root's bound is "none" (long.MaxValue climbs to the root).
+        Span<long> pages = stackalloc long[MaxDepth];
+        Span<long> upper = stackalloc long[MaxDepth];
+        var entrySize = LeafEntrySize;
+        var depth = 0;
+        byte* leaf = null;
+        var leafUpper = long.MinValue;
+        var index = 0;
+        var count = 0;
+        var found = 0;
+        var previous = long.MinValue;
+        for (var i = 0; i < keys.Length; i++)
+        {
+            var key = keys[i];
+            if (key < previous)
+            {
+                throw new ArgumentException($"Keys must ascend: {key} follows {previous} at {i}.", nameof(keys));
+            }
+
+            previous = key;
+            if (leaf == null || key >= leafUpper)
+            {
+                // Climb to the lowest level whose taken child still holds the key, then descend from that child.
+                var level = depth - 1;
+                while (level >= 0 && key >= upper[level])
+                {
+                    level--;
+                }
+
+                level++;
+                if (level == 0)
+                {
+                    _pages.CountDescent();
+                    pages[0] = RootPage;
+                }
+
+                var bound = level == 0 ? long.MaxValue : upper[level - 1];
+                var p = _pages.Read(pages[level]);
+                while (!FixedSizeTreePage.IsLeaf(p))
+                {
+                    var child = FixedSizeTreePage.SearchBranch(p, key);
+                    if (child + 1 < FixedSizeTreePage.GetCount(p))
+                    {
+                        bound = FixedSizeTreePage.KeyAt(p, child + 1, FixedSizeTreePage.BranchEntrySize);
+                    }
+
+                    upper[level] = bound;
+                    var next = FixedSizeTreePage.ChildAt(p, child);
+                    level++;
+                    pages[level] = next;
+                    p = _pages.Read(next);
+                }
+
+                depth = level;
+                leaf = p;
+                leafUpper = bound;
+                index = 0;
+                count = FixedSizeTreePage.GetCount(p);
+            }
+
+            index = SearchLeafFrom(leaf, index, count, key, entrySize, out var hit);
+            if (hit)
+            {
+                new ReadOnlySpan<byte>(FixedSizeTreePage.Entry(leaf, index, entrySize) + 8, valueSize).CopyTo(values.Slice(i * valueSize, valueSize));
+                found++;
+            }
+        }
+
+        return found;
+    }
+
     /// <summary>Whether the key exists.</summary>
     public bool Contains(long key) => TryGet(key, out _);
 
@@ -127,6 +220,35 @@ public sealed unsafe class FixedSizeTree
     {
         _pages.EnsureActive();
         return new FixedSizeTreeCursor(this);
+    }
+
+    /// <summary>The first index in [<paramref name="from"/>, <paramref name="count"/>) whose key is >= <paramref name="key"/>.</summary>
+    private static int SearchLeafFrom(byte* p, int from, int count, long key, int entrySize, out bool found)
+    {
+        var lo = from;
+        var hi = count - 1;
+        while (lo <= hi)
+        {
+            var mid = (int)((uint)(lo + hi) >> 1);
+            var k = FixedSizeTreePage.KeyAt(p, mid, entrySize);
+            if (k == key)
+            {
+                found = true;
+                return mid;
+            }
+
+            if (k < key)
+            {
+                lo = mid + 1;
+            }
+            else
+            {
+                hi = mid - 1;
+            }
+        }
+
+        found = false;
+        return lo;
     }
 
     private long FindLeaf(long key)

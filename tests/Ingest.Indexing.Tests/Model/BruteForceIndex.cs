@@ -136,6 +136,7 @@ internal static class BruteForceIndex
             }
         }
 
+        CheckColumnReads(reader, definition, entries, random);
         Assert.Equal(model.Count, reader.EntryCount);
         var nulls = new long[fields];
         for (var f = 0; f < fields; f++)
@@ -144,6 +145,63 @@ internal static class BruteForceIndex
         }
 
         return nulls;
+    }
+
+    /// <summary>
+    /// The bulk column reads (one forward walk) against the per-entry reads, over a random ascending subset of the
+    /// entries mixed with ids no document holds.
+    /// </summary>
+    private static void CheckColumnReads(IndexReader reader, IndexDefinition definition, HashSet<long> entries, Random random)
+    {
+        var picked = new List<long>();
+        foreach (var entry in entries)
+        {
+            if (random.Next(3) != 0)
+            {
+                picked.Add(entry);
+            }
+        }
+
+        var max = entries.Count == 0 ? 0 : entries.Max();
+        for (var i = random.Next(8); i > 0; i--)
+        {
+            picked.Add(random.NextInt64(max + 100));
+        }
+
+        picked.Sort();
+        var ids = picked.Distinct().ToArray();
+        for (var f = 0; f < definition.Fields.Count; f++)
+        {
+            var type = definition.Fields[f].Type;
+            if (type == IndexFieldType.Number)
+            {
+                var numbers = new double[ids.Length];
+                var found = reader.ReadNumbers(f, ids, numbers);
+                var expected = 0;
+                for (var i = 0; i < ids.Length; i++)
+                {
+                    var has = reader.TryReadNumber(f, ids[i], out var number);
+                    expected += has ? 1 : 0;
+                    Assert.Equal(has ? number : double.NaN, numbers[i]);
+                }
+
+                Assert.Equal(expected, found);
+            }
+            else if (type == IndexFieldType.DateTime)
+            {
+                var ticks = new long[ids.Length];
+                var found = reader.ReadDateTimeTicks(f, ids, ticks);
+                var expected = 0;
+                for (var i = 0; i < ids.Length; i++)
+                {
+                    var has = reader.TryReadDateTimeTicks(f, ids[i], out var one);
+                    expected += has ? 1 : 0;
+                    Assert.Equal(has ? one : -1, ticks[i]);
+                }
+
+                Assert.Equal(expected, found);
+            }
+        }
     }
 
     private static SortedSet<string> Matching(Dictionary<(int Field, string Hex), SortedSet<string>> expected, int field, Func<byte[], bool> term)
