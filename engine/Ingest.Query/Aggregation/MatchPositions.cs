@@ -61,10 +61,10 @@ internal ref struct MatchPositions
         }
     }
 
-    /// <summary>Starts a new ascending list of lookups (the next term's entries).</summary>
-    public void Restart() => _from = 0;
-
-    /// <summary>The position of <paramref name="entry"/> in the match set, or -1. Lookups between restarts must ascend.</summary>
+    /// <summary>
+    /// The position of <paramref name="entry"/> in the match set, or -1. Lookups must ascend; a copy of a fresh value
+    /// starts its own ascending list (one per term), sharing the pooled arrays, which only the original disposes.
+    /// </summary>
     public int Of(long entry)
     {
         if (_bits != null)

@@ -137,6 +137,7 @@ internal static class BruteForceIndex
         }
 
         CheckColumnReads(reader, definition, entries, random);
+        CheckVisitedEntries(reader, definition.Fields.Count);
         Assert.Equal(model.Count, reader.EntryCount);
         var nulls = new long[fields];
         for (var f = 0; f < fields; f++)
@@ -145,6 +146,25 @@ internal static class BruteForceIndex
         }
 
         return nulls;
+    }
+
+    /// <summary>Each term's entries handed over in chunks equal the entries appended to a list.</summary>
+    private static void CheckVisitedEntries(IndexReader reader, int fields)
+    {
+        var appended = new List<long>();
+        var sink = new CollectingSink([]);
+        for (var f = 0; f < fields; f++)
+        {
+            var terms = reader.EnumerateTerms(f);
+            while (terms.MoveNext())
+            {
+                appended.Clear();
+                terms.AppendEntries(appended);
+                sink.Entries.Clear();
+                terms.VisitEntries(ref sink);
+                Assert.Equal(appended, sink.Entries);
+            }
+        }
     }
 
     /// <summary>
@@ -330,4 +350,13 @@ internal static class BruteForceIndex
     }
 
     private static string Pick(Random random, string[] values) => values[random.Next(values.Length)];
+
+    private readonly record struct CollectingSink(List<long> Entries) : IEntrySink
+    {
+        public void Add(ReadOnlySpan<long> entries)
+        {
+            Assert.False(entries.IsEmpty, "an empty chunk");
+            Entries.AddRange(entries);
+        }
+    }
 }

@@ -27,12 +27,12 @@ public sealed class MatchPositionsTests
             for (var list = 0; list < 5; list++)
             {
                 // A term's entries: ascending, some matched, most not, ids past the last match too.
-                positions.Restart();
+                var lookups = positions;
                 var entry = random.NextInt64(0, 4);
                 while (entry <= idRange + 200)
                 {
                     var expected = Array.BinarySearch(ids, entry);
-                    Assert.Equal(expected >= 0 ? expected : -1, positions.Of(entry));
+                    Assert.Equal(expected >= 0 ? expected : -1, lookups.Of(entry));
                     entry += random.Next(1, random.Next(2) == 0 ? 5 : (int)Math.Max(2, idRange / 500));
                 }
             }
