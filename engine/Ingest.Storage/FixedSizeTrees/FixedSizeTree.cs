@@ -70,9 +70,10 @@ public sealed unsafe class FixedSizeTree
     /// <summary>
     /// Looks up ascending <paramref name="keys"/> in one forward walk and copies each found key's value to
     /// <c>values[i * ValueSize..]</c>; a key not in the tree leaves its bytes as they were. Returns how many were found.
-    /// Each leaf is read once: a key inside the current leaf is a binary search of the rest of that leaf, a key past it
-    /// climbs only to the lowest branch whose range holds it (a point <see cref="TryGet"/> per key descends from the
-    /// root and looks every page up again).
+    /// Each leaf is read once: a key inside the current leaf is searched from the previous key's position on (a
+    /// gallop, then a binary search), a key past it climbs only to the lowest branch whose range holds it. A point
+    /// <see cref="TryGet"/> per key descends from the root and looks every page up again: for the ~19,000 matches of a
+    /// week among 1,000,000 entries that was most of a time histogram's cost.
     /// </summary>
     public int GetSorted(ReadOnlySpan<long> keys, Span<byte> values)
     {
@@ -222,11 +223,24 @@ public sealed unsafe class FixedSizeTree
         return new FixedSizeTreeCursor(this);
     }
 
-    /// <summary>The first index in [<paramref name="from"/>, <paramref name="count"/>) whose key is >= <paramref name="key"/>.</summary>
+    /// <summary>
+    /// The first index in [<paramref name="from"/>, <paramref name="count"/>) whose key is >= <paramref name="key"/>.
+    /// Gallops first (from, from + 1, + 2, + 4, ...): the next key is usually near (dense matches hit the next entry),
+    /// then binary searches the bracket.
+    /// </summary>
     private static int SearchLeafFrom(byte* p, int from, int count, long key, int entrySize, out bool found)
     {
         var lo = from;
-        var hi = count - 1;
+        var probe = from;
+        var step = 1;
+        while (probe < count && FixedSizeTreePage.KeyAt(p, probe, entrySize) < key)
+        {
+            lo = probe + 1;
+            probe = from + step;
+            step <<= 1;
+        }
+
+        var hi = Math.Min(probe, count - 1);
         while (lo <= hi)
         {
             var mid = (int)((uint)(lo + hi) >> 1);

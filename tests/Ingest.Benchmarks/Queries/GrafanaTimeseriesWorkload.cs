@@ -61,6 +61,7 @@ internal static class GrafanaTimeseriesWorkload
             Console.WriteLine($"[ingest] {Name}: automatic index built and caught up in {load.Elapsed.TotalSeconds:N1} s");
             var body = RefreshBody();
             var times = new List<double>();
+            var gc = GcActivity.Start();
             var elapsed = Stopwatch.StartNew();
             while (elapsed.Elapsed < duration || times.Count < minRefreshes)
             {
@@ -68,6 +69,8 @@ internal static class GrafanaTimeseriesWorkload
                 Task.WhenAll(body.Select(b => Send(client, "/grafana/query", b))).GetAwaiter().GetResult();
                 times.Add(Stopwatch.GetElapsedTime(started).TotalMilliseconds);
             }
+
+            Console.WriteLine($"[ingest] {Name} during the refreshes: {gc.Describe(times.Count)}");
 
             PrintPanelBreakdown(client, body);
             times.Sort();
@@ -133,4 +136,14 @@ internal static class GrafanaTimeseriesWorkload
     ];
 
     private static string Iso(DateTime time) => time.ToString("yyyy-MM-dd'T'HH:mm:ss'Z'", CultureInfo.InvariantCulture);
+
+    /// <summary>What the GC did during the timed refreshes (client and server share the process), to tell GC pauses from other causes of a slow p99.</summary>
+    private readonly record struct GcActivity(long Allocated, int Gen0, int Gen1, int Gen2, TimeSpan Paused)
+    {
+        public static GcActivity Start() => new(GC.GetTotalAllocatedBytes(), GC.CollectionCount(0), GC.CollectionCount(1), GC.CollectionCount(2), GC.GetTotalPauseDuration());
+
+        public string Describe(int refreshes) => string.Create(
+            CultureInfo.InvariantCulture,
+            $"{(GC.GetTotalAllocatedBytes() - Allocated) / 1024.0 / refreshes:N0} KiB allocated per refresh, collections gen0 {GC.CollectionCount(0) - Gen0}, gen1 {GC.CollectionCount(1) - Gen1}, gen2 {GC.CollectionCount(2) - Gen2}, {(GC.GetTotalPauseDuration() - Paused).TotalMilliseconds:N1} ms paused in {refreshes} refreshes");
+    }
 }
