@@ -150,7 +150,7 @@ public sealed unsafe class FixedSizeTree
                 count = FixedSizeTreePage.GetCount(p);
             }
 
-            index = SearchLeafFrom(leaf, index, count, key, entrySize, out var hit);
+            index = FixedSizeTreePage.SearchLeafFrom(leaf, index, count, key, entrySize, out var hit);
             if (hit)
             {
                 new ReadOnlySpan<byte>(FixedSizeTreePage.Entry(leaf, index, entrySize) + 8, valueSize).CopyTo(values.Slice(i * valueSize, valueSize));
@@ -221,48 +221,6 @@ public sealed unsafe class FixedSizeTree
     {
         _pages.EnsureActive();
         return new FixedSizeTreeCursor(this);
-    }
-
-    /// <summary>
-    /// The first index in [<paramref name="from"/>, <paramref name="count"/>) whose key is >= <paramref name="key"/>.
-    /// Gallops first (from, from + 1, + 2, + 4, ...): the next key is usually near (dense matches hit the next entry),
-    /// then binary searches the bracket.
-    /// </summary>
-    private static int SearchLeafFrom(byte* p, int from, int count, long key, int entrySize, out bool found)
-    {
-        var lo = from;
-        var probe = from;
-        var step = 1;
-        while (probe < count && FixedSizeTreePage.KeyAt(p, probe, entrySize) < key)
-        {
-            lo = probe + 1;
-            probe = from + step;
-            step <<= 1;
-        }
-
-        var hi = Math.Min(probe, count - 1);
-        while (lo <= hi)
-        {
-            var mid = (int)((uint)(lo + hi) >> 1);
-            var k = FixedSizeTreePage.KeyAt(p, mid, entrySize);
-            if (k == key)
-            {
-                found = true;
-                return mid;
-            }
-
-            if (k < key)
-            {
-                lo = mid + 1;
-            }
-            else
-            {
-                hi = mid - 1;
-            }
-        }
-
-        found = false;
-        return lo;
     }
 
     private long FindLeaf(long key)

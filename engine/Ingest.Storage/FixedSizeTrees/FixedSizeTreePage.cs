@@ -65,33 +65,26 @@ internal static unsafe class FixedSizeTreePage
     public static long ChildAt(byte* p, int i) => *(long*)(Entry(p, i, BranchEntrySize) + 8);
 
     /// <summary>Index of the first key >= <paramref name="key"/>; <paramref name="found"/> when equal.</summary>
-    public static int SearchLeaf(byte* p, long key, out bool found)
-    {
-        var entrySize = EntrySize(p);
-        var lo = 0;
-        var hi = GetCount(p) - 1;
-        while (lo <= hi)
-        {
-            var mid = (int)((uint)(lo + hi) >> 1);
-            var k = KeyAt(p, mid, entrySize);
-            if (k == key)
-            {
-                found = true;
-                return mid;
-            }
+    public static int SearchLeaf(byte* p, long key, out bool found) => Search(p, 0, GetCount(p) - 1, key, EntrySize(p), out found);
 
-            if (k < key)
-            {
-                lo = mid + 1;
-            }
-            else
-            {
-                hi = mid - 1;
-            }
+    /// <summary>
+    /// The first index in [<paramref name="from"/>, <paramref name="count"/>) whose key is >= <paramref name="key"/>.
+    /// Gallops first (from, from + 1, + 2, + 4, ...): the next key is usually near (dense matches hit the next entry),
+    /// then binary searches the bracket.
+    /// </summary>
+    public static int SearchLeafFrom(byte* p, int from, int count, long key, int entrySize, out bool found)
+    {
+        var lo = from;
+        var probe = from;
+        var step = 1;
+        while (probe < count && KeyAt(p, probe, entrySize) < key)
+        {
+            lo = probe + 1;
+            probe = from + step;
+            step <<= 1;
         }
 
-        found = false;
-        return lo;
+        return Search(p, lo, Math.Min(probe, count - 1), key, entrySize, out found);
     }
 
     /// <summary>The child index whose range holds <paramref name="key"/>.</summary>
@@ -119,6 +112,33 @@ internal static unsafe class FixedSizeTreePage
         }
 
         return lo - 1;
+    }
+
+    /// <summary>Binary search of a leaf's entries [<paramref name="lo"/>, <paramref name="hi"/>] for the first key >= <paramref name="key"/>.</summary>
+    private static int Search(byte* p, int lo, int hi, long key, int entrySize, out bool found)
+    {
+        while (lo <= hi)
+        {
+            var mid = (int)((uint)(lo + hi) >> 1);
+            var k = KeyAt(p, mid, entrySize);
+            if (k == key)
+            {
+                found = true;
+                return mid;
+            }
+
+            if (k < key)
+            {
+                lo = mid + 1;
+            }
+            else
+            {
+                hi = mid - 1;
+            }
+        }
+
+        found = false;
+        return lo;
     }
 
     /// <summary>Opens a gap at <paramref name="index"/> and returns it; the caller checked room.</summary>

@@ -148,6 +148,21 @@ internal static class BruteForceIndex
         return nulls;
     }
 
+    private static void CheckColumn<T>(long[] ids, Func<long[], T[], int> readAll, ReadOne<T> readOne, T none)
+    {
+        var values = new T[ids.Length];
+        var found = readAll(ids, values);
+        var expected = 0;
+        for (var i = 0; i < ids.Length; i++)
+        {
+            var has = readOne(ids[i], out var one);
+            expected += has ? 1 : 0;
+            Assert.Equal(has ? one : none, values[i]);
+        }
+
+        Assert.Equal(expected, found);
+    }
+
     /// <summary>Each term's entries handed over in chunks equal the entries appended to a list.</summary>
     private static void CheckVisitedEntries(IndexReader reader, int fields)
     {
@@ -192,34 +207,15 @@ internal static class BruteForceIndex
         var ids = picked.Distinct().ToArray();
         for (var f = 0; f < definition.Fields.Count; f++)
         {
-            var type = definition.Fields[f].Type;
-            if (type == IndexFieldType.Number)
+            var field = f;
+            switch (definition.Fields[f].Type)
             {
-                var numbers = new double[ids.Length];
-                var found = reader.ReadNumbers(f, ids, numbers);
-                var expected = 0;
-                for (var i = 0; i < ids.Length; i++)
-                {
-                    var has = reader.TryReadNumber(f, ids[i], out var number);
-                    expected += has ? 1 : 0;
-                    Assert.Equal(has ? number : double.NaN, numbers[i]);
-                }
-
-                Assert.Equal(expected, found);
-            }
-            else if (type == IndexFieldType.DateTime)
-            {
-                var ticks = new long[ids.Length];
-                var found = reader.ReadDateTimeTicks(f, ids, ticks);
-                var expected = 0;
-                for (var i = 0; i < ids.Length; i++)
-                {
-                    var has = reader.TryReadDateTimeTicks(f, ids[i], out var one);
-                    expected += has ? 1 : 0;
-                    Assert.Equal(has ? one : -1, ticks[i]);
-                }
-
-                Assert.Equal(expected, found);
+                case IndexFieldType.Number:
+                    CheckColumn(ids, (e, v) => reader.ReadNumbers(field, e, v), (long e, out double v) => reader.TryReadNumber(field, e, out v), double.NaN);
+                    break;
+                case IndexFieldType.DateTime:
+                    CheckColumn(ids, (e, v) => reader.ReadDateTimeTicks(field, e, v), (long e, out long v) => reader.TryReadDateTimeTicks(field, e, out v), -1L);
+                    break;
             }
         }
     }
@@ -350,6 +346,8 @@ internal static class BruteForceIndex
     }
 
     private static string Pick(Random random, string[] values) => values[random.Next(values.Length)];
+
+    private delegate bool ReadOne<T>(long entry, out T value);
 
     private readonly record struct CollectingSink(List<long> Entries) : IEntrySink
     {
