@@ -69,22 +69,36 @@ internal static unsafe class FixedSizeTreePage
 
     /// <summary>
     /// The first index in [<paramref name="from"/>, <paramref name="count"/>) whose key is >= <paramref name="key"/>.
-    /// Gallops first (from, from + 1, + 2, + 4, ...): the next key is usually near (dense matches hit the next entry),
-    /// then binary searches the bracket.
+    /// Keys are distinct integers, so <paramref name="key"/> sits at most (key - key at from) entries after
+    /// <paramref name="from"/>: that entry is probed first, and where the keys are dense (an index column's entry ids,
+    /// gaps only where entries were removed) it is the one. Otherwise a binary search between the two. One probe
+    /// instead of a gallop and a search matters because a match set's keys are far apart: every probe is a cache miss.
     /// </summary>
     public static int SearchLeafFrom(byte* p, int from, int count, long key, int entrySize, out bool found)
     {
-        var lo = from;
-        var probe = from;
-        var step = 1;
-        while (probe < count && KeyAt(p, probe, entrySize) < key)
+        if (from >= count)
         {
-            lo = probe + 1;
-            probe = from + step;
-            step <<= 1;
+            found = false;
+            return count;
         }
 
-        return Search(p, lo, Math.Min(probe, count - 1), key, entrySize, out found);
+        var first = KeyAt(p, from, entrySize);
+        if (first >= key)
+        {
+            found = first == key;
+            return from;
+        }
+
+        var reach = (ulong)key - (ulong)first; // > 0, and exact even across the sign: two's complement
+        var hi = reach >= (ulong)(count - 1 - from) ? count - 1 : from + (int)reach;
+        var k = KeyAt(p, hi, entrySize);
+        if (k <= key)
+        {
+            found = k == key;
+            return found ? hi : hi + 1; // below the key only when hi is the last entry
+        }
+
+        return Search(p, from + 1, hi - 1, key, entrySize, out found);
     }
 
     /// <summary>The child index whose range holds <paramref name="key"/>.</summary>
