@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics.X86;
 using Ingest.Storage.Paging;
 using Ingest.Storage.Transactions;
 
@@ -14,6 +15,9 @@ public sealed unsafe class FixedSizeTree
     public const int MaxValueSize = 1024;
 
     private const int MaxDepth = 32;
+
+    /// <summary>How many keys ahead <see cref="GetSorted"/> prefetches the entry it expects.</summary>
+    private const int PrefetchDistance = 8;
     private readonly PageSource _pages;
     private long[] _pathPages = []; // allocated by the first modification: reads never need them
     private int[] _pathIndex = [];
@@ -156,6 +160,18 @@ public sealed unsafe class FixedSizeTree
             {
                 new ReadOnlySpan<byte>(FixedSizeTreePage.Entry(leaf, index, entrySize) + 8, valueSize).CopyTo(values.Slice(i * valueSize, valueSize));
                 found++;
+            }
+
+            // A match set's keys are far apart, so each probe is a cache miss, and each search starts where the last
+            // ended: the misses queue. Where keys are dense the entry PrefetchDistance keys ahead is predictable, so
+            // ask for it now and the misses overlap.
+            if (Sse.IsSupported && i + PrefetchDistance < keys.Length)
+            {
+                var ahead = (ulong)keys[i + PrefetchDistance] - (ulong)key;
+                if (ahead < (ulong)(count - index))
+                {
+                    Sse.Prefetch0(FixedSizeTreePage.Entry(leaf, index + (int)ahead, entrySize));
+                }
             }
         }
 
