@@ -11,6 +11,7 @@ public sealed partial class IndexReader
     /// <code>
     /// var terms = reader.EnumerateTerms(field);
     /// while (terms.MoveNext()) { ids.Clear(); terms.AppendEntries(ids); ... terms.Term ... }
+    /// while (terms.MoveNext()) { terms.VisitEntries(ref sink); ... }   // sink.Add(chunk) per ascending chunk
     /// </code>
     /// </summary>
     public sealed class TermEnumerator
@@ -63,6 +64,22 @@ public sealed partial class IndexReader
             }
 
             _reader.AppendIds(_cursor.Value, result);
+        }
+
+        /// <summary>
+        /// Hands the current term's entries to <paramref name="sink"/> in ascending chunks, a spilled list one block
+        /// at a time: a caller that only looks each entry up never copies a posting list of hundreds of thousands of
+        /// entries into a list (which grew on the large object heap on every query).
+        /// </summary>
+        public void VisitEntries<TSink>(ref TSink sink)
+            where TSink : IEntrySink, allows ref struct
+        {
+            if (!_onTerm)
+            {
+                throw new InvalidOperationException("The enumerator is not on a term.");
+            }
+
+            _reader.VisitIds(_cursor.Value, ref sink);
         }
     }
 }

@@ -10,12 +10,6 @@ public sealed partial class IndexReader
     /// <summary>Raw column value meaning "no value": the bytes of a NaN number key and of negative ticks, which no encoding writes.</summary>
     private const ulong NoColumnValue = 0;
 
-    /// <summary>
-    /// The largest gap between entry ids that the column cursor walks rather than seeks: a step costs about two page
-    /// lookups, a seek a descent of about three levels with a binary search in each, so a walk wins only over short gaps.
-    /// </summary>
-    private const long ColumnWalkGap = 4;
-
     /// <summary>The terms of <paramref name="field"/> in byte order, positioned before the first.</summary>
     public TermEnumerator EnumerateTerms(int field)
     {
@@ -65,7 +59,10 @@ public sealed partial class IndexReader
     private static double DecodeNumberKey(ulong key) =>
         BitConverter.Int64BitsToDouble((long)((key & 0x8000_0000_0000_0000UL) != 0 ? key & 0x7FFF_FFFF_FFFF_FFFFUL : ~key));
 
-    /// <summary>Each entry's column key as a big-endian integer, <see cref="NoColumnValue"/> where it has none.</summary>
+    /// <summary>
+    /// Each entry's column key as a big-endian integer, <see cref="NoColumnValue"/> where it has none: one forward walk
+    /// of the column's leaves (<see cref="Ingest.Storage.FixedSizeTrees.FixedSizeTree.GetSorted"/>), not a seek per entry.
+    /// </summary>
     private int ReadColumnKeys(int field, ReadOnlySpan<long> entries, Span<ulong> keys)
     {
         CheckField(field);
@@ -81,30 +78,11 @@ public sealed partial class IndexReader
             return 0;
         }
 
-        var cursor = column.CreateCursor();
-        var valid = cursor.Seek(entries[0]);
-        var key = valid ? cursor.Key : long.MaxValue;
-        var found = 0;
-        for (var i = 0; i < entries.Length && valid; i++)
+        // The column's values are the 8 key bytes big-endian: read them in place, then turn them into integers.
+        var found = column.GetSorted(entries, MemoryMarshal.AsBytes(keys));
+        if (BitConverter.IsLittleEndian)
         {
-            var entry = entries[i];
-            if (entry - key > ColumnWalkGap)
-            {
-                valid = cursor.Seek(entry);
-                key = valid ? cursor.Key : long.MaxValue;
-            }
-
-            while (key < entry)
-            {
-                valid = cursor.MoveNext();
-                key = valid ? cursor.Key : long.MaxValue;
-            }
-
-            if (key == entry)
-            {
-                keys[i] = BinaryPrimitives.ReadUInt64BigEndian(cursor.Value);
-                found++;
-            }
+            BinaryPrimitives.ReverseEndianness(keys, keys);
         }
 
         return found;

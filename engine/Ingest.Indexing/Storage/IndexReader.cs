@@ -231,10 +231,39 @@ public sealed partial class IndexReader : IDisposable
             return;
         }
 
-        var list = _tx.OpenPostingList(IndexLayout.PostingsName(IndexLayout.ReadInt64(value[1..])))
-            ?? throw new InvalidDataException("A term's posting list is missing from the index.");
+        var list = SpilledList(value);
         AppendAll(list, result);
     }
+
+    private void VisitIds<TSink>(ReadOnlySpan<byte> value, ref TSink sink)
+        where TSink : IEntrySink, allows ref struct
+    {
+        _chunk ??= new long[PostingListIterator.MinBufferLength];
+        if (value[0] == IndexLayout.InlineTag)
+        {
+            var position = 1;
+            long previous = 0;
+            while (position < value.Length)
+            {
+                var n = InlinePostings.Decode(value, ref position, ref previous, _chunk);
+                sink.Add(_chunk.AsSpan(0, n));
+            }
+
+            return;
+        }
+
+        var list = SpilledList(value);
+        var iterator = list.Iterate();
+        for (var n = iterator.Fill(_chunk); n > 0; n = iterator.Fill(_chunk))
+        {
+            sink.Add(_chunk.AsSpan(0, n));
+        }
+    }
+
+    /// <summary>The posting list a term's value points to (not inline).</summary>
+    private PostingList SpilledList(ReadOnlySpan<byte> value) =>
+        _tx.OpenPostingList(IndexLayout.PostingsName(IndexLayout.ReadInt64(value[1..])))
+            ?? throw new InvalidDataException("A term's posting list is missing from the index.");
 
     private void AppendAll(PostingList list, List<long> result)
     {

@@ -15,6 +15,22 @@ internal static class InlinePostings
         }
     }
 
+    /// <summary>
+    /// Decodes ids of an inline value from <paramref name="position"/> (1 to start, after the tag byte; 0 as
+    /// <paramref name="previous"/>) into <paramref name="ids"/> until it is full or the value ends; returns how many.
+    /// </summary>
+    public static int Decode(ReadOnlySpan<byte> value, ref int position, ref long previous, Span<long> ids)
+    {
+        var count = 0;
+        while (position < value.Length && count < ids.Length)
+        {
+            previous += (long)VarInt.Read(value, ref position);
+            ids[count++] = previous;
+        }
+
+        return count;
+    }
+
     /// <summary>Encodes ascending distinct ids with the inline tag; returns the length.</summary>
     public static int Encode(ReadOnlySpan<long> ids, Span<byte> destination)
     {

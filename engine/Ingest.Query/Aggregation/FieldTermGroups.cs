@@ -36,7 +36,7 @@ internal sealed class FieldTermGroups : IDisposable
     /// <summary>Distinct values held by the matches.</summary>
     public int Cardinality { get; private set; }
 
-    public static FieldTermGroups Build(IndexReader reader, int field, scoped ref MatchPositions positions, int matchCount, List<long> scratch, CancellationToken cancellationToken)
+    public static FieldTermGroups Build(IndexReader reader, int field, scoped ref MatchPositions positions, int matchCount, CancellationToken cancellationToken)
     {
         var groups = new FieldTermGroups(matchCount);
         try
@@ -45,31 +45,11 @@ internal sealed class FieldTermGroups : IDisposable
             while (terms.MoveNext())
             {
                 cancellationToken.ThrowIfCancellationRequested();
-                scratch.Clear();
-                terms.AppendEntries(scratch);
-                positions.Restart();
-                var ordinal = groups.Cardinality;
-                var used = false;
-                foreach (var entry in scratch)
-                {
-                    var p = positions.Of(entry);
-                    if (p < 0)
-                    {
-                        continue;
-                    }
 
-                    used = true;
-                    if (groups._first[p] < 0)
-                    {
-                        groups._first[p] = ordinal;
-                    }
-                    else
-                    {
-                        groups.AddExtra(((long)p << 32) | (uint)ordinal);
-                    }
-                }
-
-                if (used)
+                // Each term's lookups start afresh on a copy: the copy's search position is its own, the pooled arrays shared.
+                var sink = new TermEntries(groups, positions, groups.Cardinality);
+                terms.VisitEntries(ref sink);
+                if (sink.Used)
                 {
                     groups.AddTerm(terms.Term);
                 }
@@ -117,6 +97,37 @@ internal sealed class FieldTermGroups : IDisposable
         array.AsSpan(0, used).CopyTo(grown);
         Return(ref array);
         array = grown;
+    }
+
+    /// <summary>Gives the matches among one term's entries that term's ordinal (their first, or a further value).</summary>
+    private ref struct TermEntries(FieldTermGroups groups, MatchPositions positions, int ordinal) : IEntrySink
+    {
+        private MatchPositions _positions = positions;
+
+        public bool Used { get; private set; }
+
+        public void Add(ReadOnlySpan<long> entries)
+        {
+            var first = groups._first;
+            foreach (var entry in entries)
+            {
+                var p = _positions.Of(entry);
+                if (p < 0)
+                {
+                    continue;
+                }
+
+                Used = true;
+                if (first[p] < 0)
+                {
+                    first[p] = ordinal;
+                }
+                else
+                {
+                    groups.AddExtra(((long)p << 32) | (uint)ordinal);
+                }
+            }
+        }
     }
 
     private void AddExtra(long pair)

@@ -14,7 +14,6 @@ internal sealed class MatchFieldValues : IDisposable
     private readonly Dictionary<int, double[]> _numbers = [];
     private readonly Dictionary<int, long[]> _ticks = [];
     private readonly Dictionary<int, FieldTermGroups> _terms = [];
-    private readonly List<long> _scratch = [];
 
     public MatchFieldValues(IndexReader reader, int matchCount)
     {
@@ -56,7 +55,7 @@ internal sealed class MatchFieldValues : IDisposable
             var positions = new MatchPositions(matches);
             try
             {
-                groups = FieldTermGroups.Build(_reader, field, ref positions, _matchCount, _scratch, cancellationToken);
+                groups = FieldTermGroups.Build(_reader, field, ref positions, _matchCount, cancellationToken);
             }
             finally
             {

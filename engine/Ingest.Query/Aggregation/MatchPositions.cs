@@ -1,51 +1,82 @@
 using System.Buffers;
+using System.Numerics;
 
 namespace Ingest.Query.Aggregation;
 
 /// <summary>
-/// Where an entry id sits in the match set (ascending ids), for walking posting lists against it. A dense match set
-/// (ids at least 1 in <see cref="DenseRatio"/> of the id range) gets a pooled id -> position table, O(1) per lookup;
-/// a sparse one is searched, each lookup starting where the previous one of the same ascending list ended.
+/// Where an entry id sits in the match set (ascending ids), for walking posting lists against it. Unless the ids are
+/// very sparse, a pooled rank bitmap answers in O(1): one bit per id up to the largest match, and per 64-bit word the
+/// number of matches before it, so a position is that count plus the set bits below the id in its word.
+/// <code>
+/// bits[w]     bit (id &amp; 63) set when id = 64w + (id &amp; 63) is a match
+/// before[w]   matches with an id below 64w
+/// Of(id)      before[id >> 6] + PopCount(bits[id >> 6] &amp; ((1 &lt;&lt; (id &amp; 63)) - 1)), when its bit is set
+/// </code>
+/// 12 bytes per 64 ids: 1,000,000 ids take 188 KiB, which stays in cache while a term's entries are looked up (an
+/// int per id took 4 MB). Beyond <see cref="SparseRatio"/> ids per match the set is searched instead, each lookup
+/// starting where the previous one of the same ascending list ended.
 /// </summary>
 internal ref struct MatchPositions
 {
-    private const int DenseRatio = 16;
+    /// <summary>Ids per match above which the bitmap would cost more to build (one word per 64 ids) than searching.</summary>
+    private const long SparseRatio = 4096;
 
     private readonly ReadOnlySpan<long> _matches;
-    private int[]? _table;
-    private long _tableLength;
+    private ulong[]? _bits;
+    private int[]? _before;
+    private long _idLimit;
     private int _from;
 
     public MatchPositions(ReadOnlySpan<long> matches)
     {
         _matches = matches;
-        if (matches.IsEmpty)
+        if (matches.IsEmpty || matches[0] < 0)
         {
             return;
         }
 
         var last = matches[^1];
-        if (last < Array.MaxLength && last / DenseRatio <= matches.Length)
+        if (last / SparseRatio > matches.Length || last >= (long)Array.MaxLength * 64)
         {
-            _tableLength = last + 1;
-            _table = ArrayPool<int>.Shared.Rent((int)_tableLength);
-            _table.AsSpan(0, (int)_tableLength).Fill(-1);
-            for (var i = 0; i < matches.Length; i++)
-            {
-                _table[matches[i]] = i;
-            }
+            return;
+        }
+
+        var words = (int)((last >> 6) + 1);
+        _idLimit = (long)words << 6;
+        _bits = ArrayPool<ulong>.Shared.Rent(words);
+        _before = ArrayPool<int>.Shared.Rent(words);
+        var bits = _bits.AsSpan(0, words);
+        bits.Clear();
+        foreach (var id in matches)
+        {
+            bits[(int)(id >> 6)] |= 1UL << (int)(id & 63);
+        }
+
+        var before = _before.AsSpan(0, words);
+        var count = 0;
+        for (var w = 0; w < words; w++)
+        {
+            before[w] = count;
+            count += BitOperations.PopCount(bits[w]);
         }
     }
 
-    /// <summary>Starts a new ascending list of lookups (the next term's entries).</summary>
-    public void Restart() => _from = 0;
-
-    /// <summary>The position of <paramref name="entry"/> in the match set, or -1. Lookups between restarts must ascend.</summary>
+    /// <summary>
+    /// The position of <paramref name="entry"/> in the match set, or -1. Lookups must ascend; a copy of a fresh value
+    /// starts its own ascending list (one per term), sharing the pooled arrays, which only the original disposes.
+    /// </summary>
     public int Of(long entry)
     {
-        if (_table != null)
+        if (_bits != null)
         {
-            return (ulong)entry < (ulong)_tableLength ? _table[entry] : -1;
+            if ((ulong)entry >= (ulong)_idLimit)
+            {
+                return -1;
+            }
+
+            var word = _bits[(int)(entry >> 6)];
+            var below = 1UL << (int)(entry & 63);
+            return (word & below) == 0 ? -1 : _before![(int)(entry >> 6)] + BitOperations.PopCount(word & (below - 1));
         }
 
         var found = _matches[_from..].BinarySearch(entry);
@@ -61,10 +92,12 @@ internal ref struct MatchPositions
 
     public void Dispose()
     {
-        if (_table != null)
+        if (_bits != null)
         {
-            ArrayPool<int>.Shared.Return(_table);
-            _table = null;
+            ArrayPool<ulong>.Shared.Return(_bits);
+            ArrayPool<int>.Shared.Return(_before!);
+            _bits = null;
+            _before = null;
         }
     }
 }

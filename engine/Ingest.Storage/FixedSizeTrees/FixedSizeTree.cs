@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics.X86;
 using Ingest.Storage.Paging;
 using Ingest.Storage.Transactions;
 
@@ -14,6 +15,9 @@ public sealed unsafe class FixedSizeTree
     public const int MaxValueSize = 1024;
 
     private const int MaxDepth = 32;
+
+    /// <summary>How many keys ahead <see cref="GetSorted"/> prefetches the entry it expects.</summary>
+    private const int PrefetchDistance = 8;
     private readonly PageSource _pages;
     private long[] _pathPages = []; // allocated by the first modification: reads never need them
     private int[] _pathIndex = [];
@@ -64,6 +68,113 @@ public sealed unsafe class FixedSizeTree
 
         var i = FixedSizeTreePage.SearchLeaf(p, key, out var found);
         value = found ? new ReadOnlySpan<byte>(FixedSizeTreePage.Entry(p, i, LeafEntrySize) + 8, ValueSize) : default;
+        return found;
+    }
+
+    /// <summary>
+    /// Looks up ascending <paramref name="keys"/> in one forward walk and copies each found key's value to
+    /// <c>values[i * ValueSize..]</c>; a key not in the tree leaves its bytes as they were. Returns how many were found.
+    /// Each leaf is read once: a key inside the current leaf is searched from the previous key's position on (one probe
+    /// where keys are dense, see <see cref="FixedSizeTreePage.SearchLeafFrom"/>), a key past it climbs only to the
+    /// lowest branch whose range holds it. A point
+    /// <see cref="TryGet"/> per key descends from the root and looks every page up again: for the ~19,000 matches of a
+    /// week among 1,000,000 entries that was most of a time histogram's cost.
+    /// </summary>
+    public int GetSorted(ReadOnlySpan<long> keys, Span<byte> values)
+    {
+        _pages.EnsureActive();
+        var valueSize = ValueSize;
+        if (values.Length != keys.Length * valueSize)
+        {
+            throw new ArgumentException($"Values of this tree are {valueSize} bytes: {keys.Length * valueSize} bytes are needed for {keys.Length} keys, not {values.Length}.", nameof(values));
+        }
+
+        if (keys.IsEmpty)
+        {
+            return 0;
+        }
+
+        // The path to the current leaf: each level's page and the exclusive upper bound of the child taken there
+        // (the next separator, or the parent's bound); the root's bound is "none" (long.MaxValue climbs to the root).
+        Span<long> pages = stackalloc long[MaxDepth];
+        Span<long> upper = stackalloc long[MaxDepth];
+        var entrySize = LeafEntrySize;
+        var depth = 0;
+        byte* leaf = null;
+        var leafUpper = long.MinValue;
+        var index = 0;
+        var count = 0;
+        var found = 0;
+        var previous = long.MinValue;
+        for (var i = 0; i < keys.Length; i++)
+        {
+            var key = keys[i];
+            if (key < previous)
+            {
+                throw new ArgumentException($"Keys must ascend: {key} follows {previous} at {i}.", nameof(keys));
+            }
+
+            previous = key;
+            if (leaf == null || key >= leafUpper)
+            {
+                // Climb to the lowest level whose taken child still holds the key, then descend from that child.
+                var level = depth - 1;
+                while (level >= 0 && key >= upper[level])
+                {
+                    level--;
+                }
+
+                level++;
+                if (level == 0)
+                {
+                    _pages.CountDescent();
+                    pages[0] = RootPage;
+                }
+
+                var bound = level == 0 ? long.MaxValue : upper[level - 1];
+                var p = _pages.Read(pages[level]);
+                while (!FixedSizeTreePage.IsLeaf(p))
+                {
+                    var child = FixedSizeTreePage.SearchBranch(p, key);
+                    if (child + 1 < FixedSizeTreePage.GetCount(p))
+                    {
+                        bound = FixedSizeTreePage.KeyAt(p, child + 1, FixedSizeTreePage.BranchEntrySize);
+                    }
+
+                    upper[level] = bound;
+                    var next = FixedSizeTreePage.ChildAt(p, child);
+                    level++;
+                    pages[level] = next;
+                    p = _pages.Read(next);
+                }
+
+                depth = level;
+                leaf = p;
+                leafUpper = bound;
+                index = 0;
+                count = FixedSizeTreePage.GetCount(p);
+            }
+
+            index = FixedSizeTreePage.SearchLeafFrom(leaf, index, count, key, entrySize, out var hit);
+            if (hit)
+            {
+                new ReadOnlySpan<byte>(FixedSizeTreePage.Entry(leaf, index, entrySize) + 8, valueSize).CopyTo(values.Slice(i * valueSize, valueSize));
+                found++;
+            }
+
+            // A match set's keys are far apart, so each probe is a cache miss, and each search starts where the last
+            // ended: the misses queue. Where keys are dense the entry PrefetchDistance keys ahead is predictable, so
+            // ask for it now and the misses overlap.
+            if (Sse.IsSupported && i + PrefetchDistance < keys.Length)
+            {
+                var ahead = (ulong)keys[i + PrefetchDistance] - (ulong)key;
+                if (ahead < (ulong)(count - index))
+                {
+                    Sse.Prefetch0(FixedSizeTreePage.Entry(leaf, index + (int)ahead, entrySize));
+                }
+            }
+        }
+
         return found;
     }
 

@@ -47,11 +47,17 @@ internal sealed class ResultTable
             writer.WriteEndArray();
         }
 
-        using var document = JsonDocument.Parse(buffer.WrittenMemory);
+        // One copy of the whole array outlives the pooled document, instead of a copy (a document of its own) per value.
+        JsonElement root;
+        using (var document = JsonDocument.Parse(buffer.WrittenMemory))
+        {
+            root = document.RootElement.Clone();
+        }
+
         var results = execution.Results;
         return results.Shape == QueryResultShape.Documents
-            ? FromDocuments(document.RootElement, results.TotalResults)
-            : FromRows(document.RootElement, results.Columns, query, results.TotalResults);
+            ? FromDocuments(root, results.TotalResults)
+            : FromRows(root, results.Columns, query, results.TotalResults);
     }
 
     private static ResultTable FromRows(JsonElement array, IReadOnlyList<QueryColumn> queryColumns, ParsedQuery query, long total)
@@ -64,7 +70,7 @@ internal sealed class ResultTable
             var values = new JsonElement?[columns.Length];
             for (var i = 0; i < columns.Length; i++)
             {
-                values[i] = row.TryGetProperty(columns[i].Name, out var value) ? value.Clone() : null;
+                values[i] = row.TryGetProperty(columns[i].Name, out var value) ? value : null;
             }
 
             rows.Add(values);
@@ -96,7 +102,7 @@ internal sealed class ResultTable
         var parsed = new List<Dictionary<int, JsonElement>>(array.GetArrayLength());
         foreach (var row in array.EnumerateArray())
         {
-            var values = new Dictionary<int, JsonElement> { [0] = row.GetProperty("id").Clone() };
+            var values = new Dictionary<int, JsonElement> { [0] = row.GetProperty("id") };
             if (row.TryGetProperty("document", out var body) && body.ValueKind == JsonValueKind.Object)
             {
                 foreach (var property in body.EnumerateObject())
@@ -108,7 +114,7 @@ internal sealed class ResultTable
                         names.Add(property.Name);
                     }
 
-                    values.TryAdd(column, property.Value.Clone());
+                    values.TryAdd(column, property.Value);
                 }
             }
 

@@ -136,6 +136,8 @@ internal static class BruteForceIndex
             }
         }
 
+        CheckColumnReads(reader, definition, entries, random);
+        CheckVisitedEntries(reader, definition.Fields.Count);
         Assert.Equal(model.Count, reader.EntryCount);
         var nulls = new long[fields];
         for (var f = 0; f < fields; f++)
@@ -144,6 +146,78 @@ internal static class BruteForceIndex
         }
 
         return nulls;
+    }
+
+    private static void CheckColumn<T>(long[] ids, Func<long[], T[], int> readAll, ReadOne<T> readOne, T none)
+    {
+        var values = new T[ids.Length];
+        var found = readAll(ids, values);
+        var expected = 0;
+        for (var i = 0; i < ids.Length; i++)
+        {
+            var has = readOne(ids[i], out var one);
+            expected += has ? 1 : 0;
+            Assert.Equal(has ? one : none, values[i]);
+        }
+
+        Assert.Equal(expected, found);
+    }
+
+    /// <summary>Each term's entries handed over in chunks equal the entries appended to a list.</summary>
+    private static void CheckVisitedEntries(IndexReader reader, int fields)
+    {
+        var appended = new List<long>();
+        var sink = new CollectingSink([]);
+        for (var f = 0; f < fields; f++)
+        {
+            var terms = reader.EnumerateTerms(f);
+            while (terms.MoveNext())
+            {
+                appended.Clear();
+                terms.AppendEntries(appended);
+                sink.Entries.Clear();
+                terms.VisitEntries(ref sink);
+                Assert.Equal(appended, sink.Entries);
+            }
+        }
+    }
+
+    /// <summary>
+    /// The bulk column reads (one forward walk) against the per-entry reads, over a random ascending subset of the
+    /// entries mixed with ids no document holds.
+    /// </summary>
+    private static void CheckColumnReads(IndexReader reader, IndexDefinition definition, HashSet<long> entries, Random random)
+    {
+        var picked = new List<long>();
+        foreach (var entry in entries)
+        {
+            if (random.Next(3) != 0)
+            {
+                picked.Add(entry);
+            }
+        }
+
+        var max = entries.Count == 0 ? 0 : entries.Max();
+        for (var i = random.Next(8); i > 0; i--)
+        {
+            picked.Add(random.NextInt64(max + 100));
+        }
+
+        picked.Sort();
+        var ids = picked.Distinct().ToArray();
+        for (var f = 0; f < definition.Fields.Count; f++)
+        {
+            var field = f;
+            switch (definition.Fields[f].Type)
+            {
+                case IndexFieldType.Number:
+                    CheckColumn(ids, (e, v) => reader.ReadNumbers(field, e, v), (long e, out double v) => reader.TryReadNumber(field, e, out v), double.NaN);
+                    break;
+                case IndexFieldType.DateTime:
+                    CheckColumn(ids, (e, v) => reader.ReadDateTimeTicks(field, e, v), (long e, out long v) => reader.TryReadDateTimeTicks(field, e, out v), -1L);
+                    break;
+            }
+        }
     }
 
     private static SortedSet<string> Matching(Dictionary<(int Field, string Hex), SortedSet<string>> expected, int field, Func<byte[], bool> term)
@@ -272,4 +346,15 @@ internal static class BruteForceIndex
     }
 
     private static string Pick(Random random, string[] values) => values[random.Next(values.Length)];
+
+    private delegate bool ReadOne<T>(long entry, out T value);
+
+    private readonly record struct CollectingSink(List<long> Entries) : IEntrySink
+    {
+        public void Add(ReadOnlySpan<long> entries)
+        {
+            Assert.False(entries.IsEmpty, "an empty chunk");
+            Entries.AddRange(entries);
+        }
+    }
 }
