@@ -58,10 +58,13 @@ internal sealed class EtlScript
         }
 
         var json = host.SerializeJson(bodyValue);
-        var headers = new List<KeyValuePair<string, string>>();
+        // Most transforms add no headers: no list for them.
+        IReadOnlyList<KeyValuePair<string, string>> headers = [];
         var headersValue = message.Get("headers");
         if (headersValue is ObjectInstance headerObject && !headersValue.IsArray())
         {
+            var added = new List<KeyValuePair<string, string>>();
+            headers = added;
             foreach (var (name, descriptor) in headerObject.GetOwnProperties())
             {
                 var headerName = name.ToString();
@@ -75,7 +78,7 @@ internal sealed class EtlScript
                 var headerValue = descriptor.Value;
                 if (!headerValue.IsUndefined() && !headerValue.IsNull())
                 {
-                    headers.Add(new(headerName, headerValue.ToString()));
+                    added.Add(new(headerName, headerValue.ToString()));
                 }
             }
         }
