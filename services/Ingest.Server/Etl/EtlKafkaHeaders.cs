@@ -9,30 +9,30 @@ namespace Ingest.Server.Etl;
 /// <summary>
 /// Writes an ETL message's CloudEvents Kafka binary-mode headers straight from its fields, the same
 /// headers <see cref="KafkaCloudEventBinding.Encode"/> gives for <see cref="EtlMessage.ToCloudEvent"/>,
-/// without building and validating a CloudEvent per record: the values every record shares (spec
-/// version, types, content type, each collection's source) are encoded once, and a time is encoded
-/// once for the run of records written in the same commit. Per record only the id, the subject (shared
-/// with the key when the key is the document id) and the transform's headers are encoded. One
-/// destination's records at a time (the task's send gate).
+/// without building and validating a CloudEvent per record: the headers every record shares (spec
+/// version, types, content type, each collection's source) are built once, and a time header once
+/// for the run of records written in the same commit (a header is immutable and the producer copies
+/// it when the record is produced, so records share them). Per record only the id, the subject
+/// (shared with the key when the key is the document id) and the transform's headers are encoded.
+/// One destination's records at a time (the task's send gate).
 /// </summary>
 internal sealed class EtlKafkaHeaders(string instanceSource)
 {
     private const string Prefix = KafkaCloudEventBinding.HeaderPrefix;
     private static readonly CloudEventsSpecVersion Version = CloudEventsSpecVersion.V1_0;
-    private static readonly byte[] SpecVersionValue = Encoding.UTF8.GetBytes(Version.VersionId);
-    private static readonly byte[] PutType = Encoding.UTF8.GetBytes(DocumentEventTypes.Put);
-    private static readonly byte[] DeletedType = Encoding.UTF8.GetBytes(DocumentEventTypes.Deleted);
-    private static readonly byte[] JsonContentType = Encoding.UTF8.GetBytes(DocumentChangeEvent.JsonContentType);
-    private static readonly string SpecVersionHeader = Prefix + "specversion";
     private static readonly string IdHeader = Prefix + Version.IdAttribute.Name;
     private static readonly string SourceHeader = Prefix + Version.SourceAttribute.Name;
     private static readonly string TypeHeader = Prefix + Version.TypeAttribute.Name;
     private static readonly string SubjectHeader = Prefix + Version.SubjectAttribute.Name;
     private static readonly string TimeHeader = Prefix + Version.TimeAttribute.Name;
+    private static readonly Header SpecVersion = new(Prefix + "specversion", Encoding.UTF8.GetBytes(Version.VersionId));
+    private static readonly Header PutType = new(TypeHeader, Encoding.UTF8.GetBytes(DocumentEventTypes.Put));
+    private static readonly Header DeletedType = new(TypeHeader, Encoding.UTF8.GetBytes(DocumentEventTypes.Deleted));
+    private static readonly Header JsonContentType = new(KafkaCloudEventBinding.ContentTypeHeader, Encoding.UTF8.GetBytes(DocumentChangeEvent.JsonContentType));
 
-    private readonly Dictionary<string, byte[]> _sources = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, Header> _sources = new(StringComparer.Ordinal);
     private long _timeTicks = -1;
-    private byte[] _time = [];
+    private Header? _time;
 
     /// <summary>The record for <paramref name="message"/>: key, value (null for a delete: a tombstone) and headers.</summary>
     /// <param name="traceParent">The W3C traceparent of the sending span in UTF-8, or null when none is recorded.</param>
@@ -42,16 +42,16 @@ internal sealed class EtlKafkaHeaders(string instanceSource)
         var key = ReferenceEquals(message.Key, message.DocumentId) || message.Key == message.DocumentId ? subject : Encoding.UTF8.GetBytes(message.Key);
         var headers = new Headers
         {
-            { SpecVersionHeader, SpecVersionValue },
-            { IdHeader, EventId(subject, message.Etag, message.FanOutIndex) },
-            { SourceHeader, SourceOf(message.Collection) },
-            { TypeHeader, message.Deleted ? DeletedType : PutType },
-            { SubjectHeader, subject },
-            { TimeHeader, TimeOf(message.LastModified) },
+            SpecVersion,
+            new Header(IdHeader, EventId(subject, message.Etag, message.FanOutIndex)),
+            SourceOf(message.Collection),
+            message.Deleted ? DeletedType : PutType,
+            new Header(SubjectHeader, subject),
+            TimeOf(message.LastModified),
         };
         if (!message.Deleted)
         {
-            headers.Add(KafkaCloudEventBinding.ContentTypeHeader, JsonContentType);
+            headers.Add(JsonContentType);
         }
 
         if (traceParent != null)
@@ -87,23 +87,23 @@ internal sealed class EtlKafkaHeaders(string instanceSource)
         return id;
     }
 
-    private byte[] SourceOf(string collection)
+    private Header SourceOf(string collection)
     {
         if (!_sources.TryGetValue(collection, out var source))
         {
-            source = Encoding.UTF8.GetBytes(Version.SourceAttribute.Format(DocumentChangeEvent.SourceOf(instanceSource, collection)));
+            source = new Header(SourceHeader, Encoding.UTF8.GetBytes(Version.SourceAttribute.Format(DocumentChangeEvent.SourceOf(instanceSource, collection))));
             _sources[collection] = source;
         }
 
         return source;
     }
 
-    private byte[] TimeOf(DateTime lastModified)
+    private Header TimeOf(DateTime lastModified)
     {
-        if (lastModified.Ticks != _timeTicks)
+        if (_time is null || lastModified.Ticks != _timeTicks)
         {
             var time = new DateTimeOffset(DateTime.SpecifyKind(lastModified, DateTimeKind.Utc));
-            _time = Encoding.UTF8.GetBytes(Version.TimeAttribute.Format(time));
+            _time = new Header(TimeHeader, Encoding.UTF8.GetBytes(Version.TimeAttribute.Format(time)));
             _timeTicks = lastModified.Ticks;
         }
 

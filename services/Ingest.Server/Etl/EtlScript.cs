@@ -18,8 +18,20 @@ internal sealed class EtlScript
     public const string Signature = "transform(document, metadata)";
 
     private readonly ScriptHost _host;
+    private readonly Func<JsValue, string, EtlScriptOutput> _readOutput;
 
-    private EtlScript(ScriptHost host) => _host = host;
+    // Documents written together share their collection and time: those metadata values are made
+    // once for the run (strings are immutable, so sharing them between calls is safe). Only used
+    // inside the host's lock.
+    private JsString? _collection;
+    private long _lastModifiedTicks = -1;
+    private JsString? _lastModified;
+
+    private EtlScript(ScriptHost host)
+    {
+        _host = host;
+        _readOutput = (value, what) => ReadOutput(host, value, what);
+    }
 
     /// <summary>Parses and runs the script's top level (within the limits) and checks that it defines <c>transform</c>.</summary>
     public static bool TryCompile(string source, ScriptLimits limits, out EtlScript? script, out string? error)
@@ -31,16 +43,40 @@ internal sealed class EtlScript
 
     /// <summary>The messages the transform returns for a stored (not deleted) document.</summary>
     /// <exception cref="ScriptException">The script threw, timed out, exceeded its memory, or returned something else than messages.</exception>
-    public IReadOnlyList<EtlScriptOutput> Transform(Document document) => _host.Run(document, static (host, document) =>
+    public IReadOnlyList<EtlScriptOutput> Transform(Document document) =>
+        _host.Run((Script: this, Document: document), static (host, state) => state.Script.Call(host, state.Document));
+
+    private List<EtlScriptOutput> Call(ScriptHost host, Document document)
     {
         var body = host.ParseJsonUtf8(document.Body.Span);
         var metadata = new JsObject(host.Engine);
         metadata.FastSetDataProperty("id", document.Id);
-        metadata.FastSetDataProperty("collection", document.Collection);
+        metadata.FastSetDataProperty("collection", CollectionOf(document.Collection));
         metadata.FastSetDataProperty("etag", document.Etag);
-        metadata.FastSetDataProperty("lastModified", document.LastModified.ToString("O", CultureInfo.InvariantCulture));
-        return ScriptHost.ReadOneOrMany(host.Call(body, metadata), (value, what) => ReadOutput(host, value, what));
-    });
+        metadata.FastSetDataProperty("lastModified", LastModifiedOf(document.LastModified));
+        return ScriptHost.ReadOneOrMany(host.Call(body, metadata), _readOutput);
+    }
+
+    private JsString CollectionOf(string collection)
+    {
+        if (_collection is null || !string.Equals(_collection.ToString(), collection, StringComparison.Ordinal))
+        {
+            _collection = new JsString(collection);
+        }
+
+        return _collection;
+    }
+
+    private JsString LastModifiedOf(DateTime lastModified)
+    {
+        if (_lastModified is null || lastModified.Ticks != _lastModifiedTicks)
+        {
+            _lastModified = new JsString(lastModified.ToString("O", CultureInfo.InvariantCulture));
+            _lastModifiedTicks = lastModified.Ticks;
+        }
+
+        return _lastModified;
+    }
 
     private static EtlScriptOutput ReadOutput(ScriptHost host, JsValue value, string what)
     {
@@ -58,10 +94,13 @@ internal sealed class EtlScript
         }
 
         var json = host.SerializeJson(bodyValue);
-        var headers = new List<KeyValuePair<string, string>>();
+        // Most transforms add no headers: no list for them.
+        IReadOnlyList<KeyValuePair<string, string>> headers = [];
         var headersValue = message.Get("headers");
         if (headersValue is ObjectInstance headerObject && !headersValue.IsArray())
         {
+            var added = new List<KeyValuePair<string, string>>();
+            headers = added;
             foreach (var (name, descriptor) in headerObject.GetOwnProperties())
             {
                 var headerName = name.ToString();
@@ -75,7 +114,7 @@ internal sealed class EtlScript
                 var headerValue = descriptor.Value;
                 if (!headerValue.IsUndefined() && !headerValue.IsNull())
                 {
-                    headers.Add(new(headerName, headerValue.ToString()));
+                    added.Add(new(headerName, headerValue.ToString()));
                 }
             }
         }

@@ -14,6 +14,9 @@ internal sealed class KafkaEtlDestination : IEtlDestination
 {
     private readonly IProducer<byte[], byte[]?> _producer;
     private readonly string _topic;
+
+    // The task's topic, any partition (the key's), built once rather than per record by Produce(string, ...).
+    private readonly TopicPartition _anyPartition;
     private readonly EtlKafkaHeaders _headers;
     private readonly HashSet<KafkaDeliveryTracker> _pending = [];
 
@@ -39,6 +42,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
         config.EnableIdempotence = true;
 
         _topic = options.Topic!;
+        _anyPartition = new TopicPartition(_topic, Partition.Any);
         _headers = new EtlKafkaHeaders(instanceSource);
         _producer = new ProducerBuilder<byte[], byte[]?>(config).SetLogHandler(static (_, _) => { }).Build();
         Describe = $"kafka topic '{_topic}' at {options.BootstrapServers}";
@@ -64,7 +68,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
         foreach (var message in messages)
         {
             var record = _headers.ToRecord(message, traceParent);
-            var topic = message.Destination ?? _topic;
+            var topic = message.Destination is { } destination ? new TopicPartition(destination, Partition.Any) : _anyPartition;
             while (true)
             {
                 try
@@ -79,7 +83,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
                 }
                 catch (ProduceException<byte[], byte[]?> ex)
                 {
-                    var error = new EtlDeliveryException($"Kafka refused a message for topic '{topic}': {ex.Error.Reason}", ex);
+                    var error = new EtlDeliveryException($"Kafka refused a message for topic '{topic.Topic}': {ex.Error.Reason}", ex);
                     tracker.Fail(error);
                     throw error;
                 }

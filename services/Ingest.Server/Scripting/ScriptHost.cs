@@ -19,6 +19,7 @@ internal sealed class ScriptHost
     private readonly Engine _engine;
     private readonly Function _function;
     private readonly JsonParser _parser;
+    private readonly Utf8JsonToJsValue _utf8Parser;
     private readonly JsonSerializer _serializer;
     private readonly Lock _gate = new();
 
@@ -27,6 +28,7 @@ internal sealed class ScriptHost
         _engine = engine;
         _function = function;
         _parser = new JsonParser(engine);
+        _utf8Parser = new Utf8JsonToJsValue(engine);
         _serializer = new JsonSerializer(engine);
     }
 
@@ -109,7 +111,7 @@ internal sealed class ScriptHost
     public JsValue Call(JsValue first, JsValue second) => _engine.Call(_function, first, second);
 
     /// <summary>A UTF-8 JSON document as a JavaScript value, as <c>JSON.parse</c> gives it; only inside <see cref="Run{TState, TResult}"/>.</summary>
-    public JsValue ParseJsonUtf8(ReadOnlySpan<byte> json) => Utf8JsonToJsValue.Parse(_engine, json);
+    public JsValue ParseJsonUtf8(ReadOnlySpan<byte> json) => _utf8Parser.Parse(json);
 
     /// <summary>JSON text as a JavaScript value; only inside <see cref="Run{TState, TResult}"/>.</summary>
     public JsValue ParseJson(string json) => _parser.Parse(json);

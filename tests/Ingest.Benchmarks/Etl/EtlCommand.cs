@@ -189,9 +189,11 @@ internal static class EtlCommand
                 try
                 {
                     target = await createTarget(system).ConfigureAwait(false);
+                    var cpuBefore = Environment.CpuUsage.TotalTime;
                     var measurement = system == PlainProducer
                         ? target.Kafka is not null ? KafkaPlainProducer.Run(target, data, count) : await RabbitMqPlainPublisher.RunAsync(target, data, count).ConfigureAwait(false)
                         : await EtlIngestRun.RunAsync(store!, directory, target, workload != BaseOf(workload), bytes).ConfigureAwait(false);
+                    measurement = measurement with { Cpu = Environment.CpuUsage.TotalTime - cpuBefore };
                     result = new EtlResult(workload, system, measurement, null);
                 }
 #pragma warning disable CA1031 // One failing cell is reported and the run goes on with the next.

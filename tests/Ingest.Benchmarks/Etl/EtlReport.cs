@@ -90,7 +90,9 @@ internal static class EtlReport
     {
         var label = $"[{result.System}] {result.Workload,-22}";
         return result.Measurement is { } m
-            ? string.Create(CultureInfo.InvariantCulture, $"{label} {m.Messages,10:N0} msgs {m.MessagesPerSecond,10:N0} msgs/s {m.MegabytesPerSecond,7:N1} MB/s {m.Elapsed.TotalSeconds,7:N2} s")
+            ? string.Create(
+                CultureInfo.InvariantCulture,
+                $"{label} {m.Messages,10:N0} msgs {m.MessagesPerSecond,10:N0} msgs/s {m.MegabytesPerSecond,7:N1} MB/s {m.Elapsed.TotalSeconds,7:N2} s{(m.CpuMicrosecondsPerMessage is { } cpu ? $" {cpu,6:N1} us cpu/msg" : "")}")
             : $"{label} FAILED: {result.Error}";
     }
 

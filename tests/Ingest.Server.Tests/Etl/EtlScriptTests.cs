@@ -34,6 +34,20 @@ public sealed class EtlScriptTests
     }
 
     [Fact]
+    public void Consecutive_documents_get_their_own_collection_and_time_in_the_metadata()
+    {
+        var script = Compile("function transform(doc, meta) { return { body: meta.collection + ' ' + meta.lastModified }; }");
+        var first = new DateTime(2026, 11, 23, 10, 0, 0, DateTimeKind.Utc);
+        var second = first.AddTicks(1);
+        (string Collection, DateTime Time)[] documents = [("Orders", first), ("Orders", first), ("Lines", first), ("Lines", second), ("Orders", second), ("Orders", first)];
+
+        var bodies = documents.Select(d => Encoding.UTF8.GetString(Assert.Single(script.Transform(
+            new Document("x/1", d.Collection, 1, d.Time, DocumentFlags.None, "{}"u8.ToArray()))).Body));
+
+        Assert.Equal(documents.Select(static d => $"\"{d.Collection} {d.Time:O}\""), bodies);
+    }
+
+    [Fact]
     public void Returning_nothing_skips_the_document()
     {
         var script = Compile("function transform(doc) { if (doc.Total < 100) return; return { body: doc }; }");
