@@ -378,15 +378,15 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     [LoggerMessage(Level = LogLevel.Information, Message = "ETL task '{Task}' started after etag {Etag}, sending to {Destination}")]
     private partial void LogStarted(string task, long etag, string destination);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "ETL task {Task}: sending failed; everything after etag {Etag} is sent again in {DelaySeconds} s: {Error}")]
+    [LoggerMessage(Level = LogLevel.Warning, Message = "ETL task '{Task}': sending failed; everything after etag {Etag} is sent again in {DelaySeconds} s: {Error}")]
     private partial void LogSendFailed(string task, long etag, double delaySeconds, string error);
 
-    [LoggerMessage(Level = LogLevel.Information, Message = "ETL task {Task}: the destination acknowledges again")]
+    [LoggerMessage(Level = LogLevel.Information, Message = "ETL task '{Task}': the destination acknowledges again")]
     private partial void LogRecovered(string task);
 
-    [LoggerMessage(Level = LogLevel.Warning, Message = "ETL task {Task}: the transform failed for document '{DocumentId}' at etag {Etag}: {Error}")]
+    [LoggerMessage(Level = LogLevel.Warning, Message = "ETL task '{Task}': the transform failed for document '{DocumentId}' at etag {Etag}: {Error}")]
     private partial void LogTransformFailed(string task, string documentId, long etag, string error);
 
-    [LoggerMessage(Level = LogLevel.Error, Message = "ETL task {Task} stopped")]
+    [LoggerMessage(Level = LogLevel.Error, Message = "ETL task '{Task}' stopped")]
     private partial void LogTaskStopped(Exception exception, string task);
 }

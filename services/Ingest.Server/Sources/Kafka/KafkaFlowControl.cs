@@ -60,6 +60,7 @@ internal sealed partial class KafkaFlowControl(string source, KafkaConnectionSta
     private void WaitPaused(IConsumer<byte[]?, byte[]?> consumer, Task pending)
     {
         _paused = true;
+        LogPaused(logger, source, PauseAfter);
         var started = Stopwatch.GetTimestamp();
         var pausedVersion = -1;
         _rewinds.Clear();
@@ -115,7 +116,11 @@ internal sealed partial class KafkaFlowControl(string source, KafkaConnectionSta
         }
     }
 
-    [LoggerMessage(Level = LogLevel.Debug, Message = "Kafka source '{Source}': resumed after the store caught up ({Paused} paused)")]
+    // Information: a pause needs a stall of a second or more, so these two lines come once per episode, never per batch.
+    [LoggerMessage(Level = LogLevel.Information, Message = "Kafka source '{Source}': paused fetching, the store has not taken a batch for {Waited}")]
+    private static partial void LogPaused(ILogger logger, string source, TimeSpan waited);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "Kafka source '{Source}': resumed after the store caught up ({Paused} paused)")]
     private static partial void LogResumed(ILogger logger, string source, TimeSpan paused);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "Kafka source '{Source}': consuming failed while paused ({Reason}); retrying")]
