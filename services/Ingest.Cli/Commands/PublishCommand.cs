@@ -29,9 +29,20 @@ internal sealed class PublishCommand : Command
         // Progress goes to stderr, so stdout keeps only the summary for scripts.
         var error = parseResult.InvocationConfiguration.Error;
         var progress = new PublishProgress(error, IsTerminal(error), documents.Count, ProgressInterval);
-        await using (progress.ConfigureAwait(false))
+        using (var tracing = PublishTracing.Start(publisher.Destination, documents.Count))
         {
-            await publisher.PublishAsync(documents, options.Settings(parseResult) with { Progress = progress }, cancellationToken).ConfigureAwait(false);
+            await using (progress.ConfigureAwait(false))
+            {
+                try
+                {
+                    await publisher.PublishAsync(documents, options.Settings(parseResult) with { Progress = progress }, cancellationToken).ConfigureAwait(false);
+                }
+                catch (Exception ex)
+                {
+                    tracing.Failed(ex);
+                    throw;
+                }
+            }
         }
 
         var noun = documents.Count == 1 ? "document" : "documents";

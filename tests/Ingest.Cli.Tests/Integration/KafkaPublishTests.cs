@@ -1,6 +1,8 @@
+using System.Diagnostics;
 using System.Text;
 using Confluent.Kafka;
 using Confluent.Kafka.Admin;
+using Ingest.Cli.Publishing;
 using Ingest.Cli.Tests.Support;
 using Ingest.Contracts.Messages;
 using Ingest.Testing.Brokers;
@@ -52,6 +54,83 @@ public sealed class KafkaPublishTests(BrokerFixture brokers)
             Assert.Equal("orders/1", Header(messages[2], IngestHeaders.Id));
             Assert.Equal("delete", Header(messages[2], IngestHeaders.Operation));
             Assert.Null(Header(messages[2], IngestHeaders.Collection));
+        }
+        finally
+        {
+            await admin.DeleteTopicsAsync([topic]);
+        }
+    }
+
+    [Fact]
+    public async Task A_recorded_publish_span_is_the_parent_every_message_carries()
+    {
+        var bootstrap = (await brokers.GetKafkaAsync()).BootstrapServers;
+        var topic = $"ingest-cli-span-{Guid.NewGuid():N}";
+        var spans = new List<Activity>();
+        using var listener = new ActivityListener
+        {
+            ShouldListenTo = source => source.Name == PublishTraceContext.SourceName,
+            Sample = (ref ActivityCreationOptions<ActivityContext> _) => ActivitySamplingResult.AllDataAndRecorded,
+            ActivityStopped = activity =>
+            {
+                lock (spans)
+                {
+                    spans.Add(activity);
+                }
+            },
+        };
+        ActivitySource.AddActivityListener(listener);
+
+        var messages = await PublishTwoAsync(bootstrap, topic);
+
+        var span = Assert.Single(spans, s => s.DisplayName == $"publish kafka topic {topic}");
+        Assert.Equal(ActivityKind.Producer, span.Kind);
+        Assert.Equal(2, span.GetTagItem("messaging.batch.message_count"));
+        foreach (var message in messages)
+        {
+            var parent = ActivityContext.Parse(Header(message, "traceparent")!, null);
+            Assert.Equal(span.TraceId, parent.TraceId);
+            Assert.Equal(span.SpanId, parent.SpanId);
+        }
+    }
+
+    [Fact]
+    public async Task The_publish_span_is_exported_over_OTLP_when_an_endpoint_is_set()
+    {
+        var bootstrap = (await brokers.GetKafkaAsync()).BootstrapServers;
+        var topic = $"ingest-cli-otlp-{Guid.NewGuid():N}";
+        using var collector = new OtlpHttpReceiver();
+        Environment.SetEnvironmentVariable("OTEL_EXPORTER_OTLP_ENDPOINT", collector.Endpoint);
+        Environment.SetEnvironmentVariable("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
+        List<Message<string, byte[]>> messages;
+        try
+        {
+            messages = await PublishTwoAsync(bootstrap, topic);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable("OTEL_EXPORTER_OTLP_ENDPOINT", null);
+            Environment.SetEnvironmentVariable("OTEL_EXPORTER_OTLP_PROTOCOL", null);
+        }
+
+        // The exported request carries the span the messages name as their parent (trace and span id as raw bytes).
+        var parent = ActivityContext.Parse(Header(messages[0], "traceparent")!, null);
+        var traceId = Convert.FromHexString(parent.TraceId.ToHexString());
+        var spanId = Convert.FromHexString(parent.SpanId.ToHexString());
+        Assert.Contains(collector.Requests, r => r.Path == "/v1/traces" && r.Body.AsSpan().IndexOf(traceId) >= 0 && r.Body.AsSpan().IndexOf(spanId) >= 0);
+        Assert.Equal(parent.SpanId.ToHexString(), ActivityContext.Parse(Header(messages[1], "traceparent")!, null).SpanId.ToHexString());
+    }
+
+    private static async Task<List<Message<string, byte[]>>> PublishTwoAsync(string bootstrap, string topic)
+    {
+        using var admin = new AdminClientBuilder(new AdminClientConfig { BootstrapServers = bootstrap }).Build();
+        await admin.CreateTopicsAsync([new TopicSpecification { Name = topic, NumPartitions = 1, ReplicationFactor = 1 }]);
+        try
+        {
+            using var input = TempFile.Write("{\"id\":\"orders/1\"}\n{\"id\":\"orders/2\"}\n");
+            var put = await CommandLineRun.RunAsync("publish", "kafka", "--bootstrap", bootstrap, "--topic", topic, "--lines", "--id-property", "id", input.Path);
+            Assert.True(put.ExitCode == 0, put.ToString());
+            return Consume(bootstrap, topic, count: 2);
         }
         finally
         {
