@@ -107,8 +107,12 @@ internal sealed class IndexRunner : IAsyncDisposable
         return last;
     }
 
-    /// <summary>Marks the runner errored without starting it (its storage could not be opened).</summary>
-    public static void RecordOpenError(ILogger logger, string index, Exception error) => Log.IndexErrored(logger, index, error.Message, error);
+    /// <summary>Logs and counts an index that is errored before it runs (its storage could not be opened), as a failed batch is.</summary>
+    public static void RecordOpenError(ILogger logger, string index, Exception error)
+    {
+        Log.IndexErrored(logger, index, error.Message, error);
+        IndexingTelemetry.RecordError(index);
+    }
 
     /// <summary>Starts the loop (again, after <see cref="StopAsync"/>).</summary>
     public void Start()

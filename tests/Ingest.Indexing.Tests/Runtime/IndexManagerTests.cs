@@ -149,6 +149,30 @@ public sealed class IndexManagerTests
     [Fact]
     public async Task An_index_with_a_damaged_page_is_errored_with_file_and_offset_while_another_keeps_indexing()
     {
+        // The error counter on the Ingest meter, for this test's damaged index.
+        long errorsCounted = 0;
+        using var meters = new System.Diagnostics.Metrics.MeterListener
+        {
+            InstrumentPublished = (instrument, listener) =>
+            {
+                if (instrument.Meter.Name == IndexingTelemetry.Name && instrument.Name == IndexingTelemetry.Errors)
+                {
+                    listener.EnableMeasurementEvents(instrument);
+                }
+            },
+        };
+        meters.SetMeasurementEventCallback<long>((_, value, tags, _) =>
+        {
+            foreach (var tag in tags)
+            {
+                if (tag.Key == IndexingTelemetry.IndexTag && Equals(tag.Value, ByTotal.Name))
+                {
+                    Interlocked.Add(ref errorsCounted, value);
+                }
+            }
+        });
+        meters.Start();
+
         await using var host = await IndexHost.OpenAsync();
         await host.Manager.PutAsync(ByCustomer);
         await host.Manager.PutAsync(ByTotal);
@@ -176,6 +200,7 @@ public sealed class IndexManagerTests
 
         var errored = host.Manager.GetStatus(ByTotal.Name)!;
         Assert.Equal(IndexState.Errored, errored.State);
+        Assert.True(Interlocked.Read(ref errorsCounted) >= 1, "ingest.index.errors was not counted for the errored index");
         Assert.Contains(dataFile, errored.Error, StringComparison.Ordinal);
         Assert.Contains("offset", errored.Error, StringComparison.Ordinal);
         Assert.Null(host.Manager.BeginRead(ByTotal.Name));

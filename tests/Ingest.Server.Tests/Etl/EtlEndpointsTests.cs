@@ -69,6 +69,9 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
         Assert.Equal(0, status.GetProperty("lagChanges").GetInt64());
         Assert.Equal(4, EtlTestKit.ConsumeKafka(kafka.BootstrapServers, topic, 4).Count);
 
+        var metrics = await server.Client.GetStringAsync(ApiTestServer.Relative("/metrics"));
+        Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_errors\{[^}]*task="orders-out"[^}]*\} 1$"""), metrics);
+
         var errors = await server.GetJsonAsync("/etl/orders-out/errors");
         var error = Assert.Single(errors.GetProperty("items").EnumerateArray().ToList());
         Assert.Equal("orders/2", error.GetProperty("documentId").GetString());
@@ -142,6 +145,12 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
         Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_lag_changes\{[^}]*task="nowhere"[^}]*\} 2$"""), text);
         Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_retrying\{[^}]*task="nowhere"[^}]*\} 1$"""), text);
         Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_messages_sent_total\{[^}]*task="nowhere"[^}]*\} 0$"""), text);
+        Assert.Matches(new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_errors\{[^}]*task="nowhere"[^}]*\} 0$"""), text);
+
+        // Nothing was sent, so the lag in seconds is the age of the oldest change: above zero.
+        var lagSeconds = new System.Text.RegularExpressions.Regex("""(?m)^ingest_etl_lag_seconds\{[^}]*task="nowhere"[^}]*\} (\S+)$""").Match(text);
+        Assert.True(lagSeconds.Success, "ingest_etl_lag_seconds for task nowhere is missing from /metrics");
+        Assert.True(double.Parse(lagSeconds.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture) > 0, $"lag seconds {lagSeconds.Groups[1].Value}");
     }
 
     [Fact]
