@@ -115,6 +115,12 @@ rabbit_up() {
   say "starting rabbitmq on 127.0.0.1:$rabbit_port (logs: $rabbit_dir/log)"
   rabbitmq-server -detached </dev/null >"$rabbit_dir/start.log" 2>&1
   # `await_startup` right after -detached fails (the node is not registered yet); `wait` polls the pid file.
+  # The pid file appears empty and is filled a moment later: `wait` reading it in between fails with
+  # garbage_in_pid_file (seen in CI), so first wait for a number in it.
+  for _ in $(seq 1 180); do
+    [[ $(cat "$RABBITMQ_PID_FILE" 2>/dev/null) =~ ^[0-9]+$ ]] && break
+    sleep 0.5
+  done
   rabbitmqctl wait --timeout 90 "$RABBITMQ_PID_FILE" >"$rabbit_dir/wait.log" 2>&1 \
     || { cat "$rabbit_dir/wait.log" >&2; tail -20 "$rabbit_dir"/log/*.log >&2 || true; die "rabbitmq did not start"; }
   say "rabbitmq ready"
