@@ -257,7 +257,10 @@ public sealed class KafkaSourceTests(BrokerFixture brokers)
         // process died after the store's commits but before any Kafka commit.
         var second = Source("once", Options(kafka.BootstrapServers, topic, group), temp.Store, batching);
         await second.StartAsync(CancellationToken.None);
-        await WaitUntilAsync(() => StoredTotal(temp.Store, origin) >= afterStop + 4_000, Patience, "more offsets stored");
+        // Two quiet-machine CI runs saw this source store nothing for 120 s after the graceful stop above (not yet
+        // diagnosed: the source logs to NullLoggerFactory here). If a member the coordinator still counts holds up the
+        // group's rebalance, it waits up to max.poll.interval.ms (300 s by default), so wait past that before failing.
+        await WaitUntilAsync(() => StoredTotal(temp.Store, origin) >= afterStop + 4_000, TimeSpan.FromSeconds(330), "more offsets stored");
         await second.DisposeAsync();
         var afterCrash = StoredTotal(temp.Store, origin);
         await ResetGroupAsync(kafka.BootstrapServers, group, topic, 3);
