@@ -6,9 +6,19 @@ namespace Ingest.Server.Tests.Sources;
 internal sealed class RecordedLogs : ILoggerProvider
 {
     private readonly List<(LogLevel Level, string Message)> _lines = [];
+    private readonly List<string> _timeline = [];
 
     /// <summary>A factory whose loggers all write here.</summary>
-    public ILoggerFactory CreateFactory() => LoggerFactory.Create(builder => builder.SetMinimumLevel(LogLevel.Information).AddProvider(this));
+    public ILoggerFactory CreateFactory(LogLevel minimum = LogLevel.Information) => LoggerFactory.Create(builder => builder.SetMinimumLevel(minimum).AddProvider(this));
+
+    /// <summary>Every line with its time and level, oldest first: what a failing test prints.</summary>
+    public string Dump()
+    {
+        lock (_lines)
+        {
+            return string.Join('\n', _timeline);
+        }
+    }
 
     public List<(LogLevel Level, string Message)> Matching(string fragment)
     {
@@ -35,7 +45,9 @@ internal sealed class RecordedLogs : ILoggerProvider
         {
             lock (logs._lines)
             {
-                logs._lines.Add((logLevel, formatter(state, exception)));
+                var message = formatter(state, exception);
+                logs._lines.Add((logLevel, message));
+                logs._timeline.Add($"{DateTime.UtcNow:HH:mm:ss.fff} {logLevel} {message}{(exception is null ? "" : " | " + exception.GetType().Name + ": " + exception.Message)}");
             }
         }
     }

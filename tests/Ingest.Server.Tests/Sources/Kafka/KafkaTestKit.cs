@@ -6,6 +6,7 @@ using Ingest.Server.Batching;
 using Ingest.Server.Sources;
 using Ingest.Server.Sources.Kafka;
 using Ingest.Server.Tests.Hosting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Ingest.Server.Tests.Sources.Kafka;
@@ -172,6 +173,6 @@ internal static class KafkaTestKit
         Settings = new() { ["session.timeout.ms"] = "6000", ["heartbeat.interval.ms"] = "1000" },
     };
 
-    public static KafkaSource Source(string name, KafkaSourceOptions options, DocumentStore store, BatchingOptions? batching = null) =>
-        new(name, options, store, batching ?? new BatchingOptions(), NullLoggerFactory.Instance, TimeProvider.System);
+    public static KafkaSource Source(string name, KafkaSourceOptions options, DocumentStore store, BatchingOptions? batching = null, ILoggerFactory? loggers = null) =>
+        new(name, options, store, batching ?? new BatchingOptions(), loggers ?? NullLoggerFactory.Instance, TimeProvider.System);
 }
