@@ -105,7 +105,7 @@ internal static class BudgetsCommand
             var measurement = AllocationRunner.Measure(probe);
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"{measurement.Path,-32} {measurement.BytesPerOp,12:N1} B per {measurement.Operation} ({measurement.Counter} counter)"));
+                $"{measurement.Path,-32} {measurement.BytesPerOp,12:N1} B per {measurement.Operation} (highest round {measurement.HighestBytesPerOp:N1}; {measurement.Counter} counter)"));
             measured.Add(measurement);
         }
 

@@ -17,6 +17,7 @@ internal static class BudgetsReport
         table.AddColumn("per");
         table.AddColumn("counter");
         table.AddColumn(new TableColumn("measured B/op").RightAligned());
+        table.AddColumn(new TableColumn("highest round").RightAligned());
         table.AddColumn(new TableColumn("budget B/op").RightAligned());
         table.AddColumn("verdict");
         table.AddColumn(new TableColumn("measured + margin").RightAligned());
@@ -27,6 +28,7 @@ internal static class BudgetsReport
                 new Text(row.Measured?.Operation ?? "-"),
                 new Text(row.Measured?.Counter ?? "-"),
                 new Text(row.Measured is { } m ? Bytes(m.BytesPerOp) : "-"),
+                new Text(row.Measured is { } h ? Bytes(h.HighestBytesPerOp) : "-"),
                 new Text(row.Budget is { } b ? Bytes(b.BytesPerOp) : "-"),
                 new Text(verdicts is null ? "-" : Verdict(row.Status)),
                 new Text(row.Measured is { } s ? Bytes(AllocationBudgetCheck.WithMargin(s.BytesPerOp)) : "-"));
@@ -35,7 +37,7 @@ internal static class BudgetsReport
         var console = ReportFormat.Console(140);
         console.Write(table);
         console.WriteLine(
-            "measured = the smallest of 3 rounds after warm-up; thread = GC.GetAllocatedBytesForCurrentThread, process = GC.GetTotalAllocatedBytes(precise). " +
+            "measured = the smallest of 5 rounds after warm-up; thread = GC.GetAllocatedBytesForCurrentThread, process = GC.GetTotalAllocatedBytes(precise). " +
             "measured + margin = what a budget set from this run would be (+5%, +8 B).");
     }
 
@@ -61,6 +63,7 @@ internal static class BudgetsReport
                 json.WriteString("operation", m.Operation);
                 json.WriteString("counter", m.Counter);
                 json.WriteNumber("bytesPerOp", Math.Round(m.BytesPerOp, 2));
+                json.WriteNumber("highestRoundBytesPerOp", Math.Round(m.HighestBytesPerOp, 2));
             }
 
             if (row.Budget is { } b)

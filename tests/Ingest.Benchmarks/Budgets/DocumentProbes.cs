@@ -18,6 +18,9 @@ internal sealed class DocumentProbes : IDisposable
     private const int GetsPerRound = 50_000;
     private const int StoreGetsPerRound = 5_000;
 
+    // Write paths: their trees grow each round, so a fixed warm-up keeps the measured state the same on any machine.
+    private const int WarmupRounds = 5;
+
     private readonly DocumentStore _store;
     private readonly OrderDataset _bodies;
     private readonly string[] _ids;
@@ -30,9 +33,9 @@ internal sealed class DocumentProbes : IDisposable
         _store = DocumentStore.Open(directory, new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.Durable } });
         _bodies = OrderDataset.Generate(Bodies, 0, seed);
 
-        // Enough fresh ids for the load and for every round the runner may ask of put-batched; shuffled, as the
+        // Fresh ids for the load and for every round of put-batched; shuffled, as the
         // documents benchmark's are, so puts land on random leaves of the id tree.
-        _ids = new string[LoadedDocuments + (AllocationRunner.MaxRounds * BatchesPerRound * BatchSize)];
+        _ids = new string[LoadedDocuments + ((WarmupRounds + AllocationRunner.RecordedRounds) * BatchesPerRound * BatchSize)];
         for (var i = 0; i < _ids.Length; i++)
         {
             var n = (int)(((long)i * 7_368_787) % 100_000_007);
@@ -56,7 +59,7 @@ internal sealed class DocumentProbes : IDisposable
     [
         new("documents/get-by-id", "get", AllocationCounter.Thread, GetsInOneReader),
         new("documents/store-get", "get", AllocationCounter.Thread, StoreGets),
-        new("documents/put-batched", "document", AllocationCounter.Process, PutBatches),
+        new("documents/put-batched", "document", AllocationCounter.Process, PutBatches, WarmupRounds),
     ];
 
     public void Dispose() => _store.Dispose();

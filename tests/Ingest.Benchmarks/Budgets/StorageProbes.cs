@@ -17,6 +17,9 @@ internal sealed class StorageProbes : IDisposable
     private const int BatchesPerRound = 10;
     private const int CommitsPerRound = 300;
 
+    // Write paths: their trees grow each round, so a fixed warm-up keeps the measured state the same on any machine.
+    private const int WarmupRounds = 5;
+
     private readonly StorageEnvironment _environment;
     private readonly KeyValueSet _loaded;
     private readonly int[] _readOrder;
@@ -55,8 +58,8 @@ internal sealed class StorageProbes : IDisposable
     [
         new("storage/read-txn-open-dispose", "open+dispose", AllocationCounter.Thread, OpenAndDisposeReadTransactions),
         new("storage/point-read", "read", AllocationCounter.Thread, PointReads),
-        new("storage/batched-put-durable", "item", AllocationCounter.Thread, BatchedPuts),
-        new("storage/single-commit-durable", "commit", AllocationCounter.Thread, SingleCommits),
+        new("storage/batched-put-durable", "item", AllocationCounter.Thread, BatchedPuts, WarmupRounds),
+        new("storage/single-commit-durable", "commit", AllocationCounter.Thread, SingleCommits, WarmupRounds),
     ];
 
     public void Dispose() => _environment.Dispose();
