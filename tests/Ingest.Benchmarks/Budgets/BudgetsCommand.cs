@@ -131,10 +131,7 @@ internal static class BudgetsCommand
                     options = options with { BaseDirectory = value };
                     break;
                 case "--paths" when value != null:
-                    options = options with
-                    {
-                        Paths = value.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(StringComparer.Ordinal),
-                    };
+                    options = options with { Paths = BenchmarkArguments.Names(value) };
                     break;
                 case "--seed" when int.TryParse(value, CultureInfo.InvariantCulture, out var seed):
                     options = options with { Seed = seed };

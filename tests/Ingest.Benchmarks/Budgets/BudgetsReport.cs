@@ -44,13 +44,7 @@ internal static class BudgetsReport
     public static void WriteJson(string path, IReadOnlyList<AllocationMeasurement> measured, IReadOnlyList<BudgetVerdict>? verdicts)
     {
         ArgumentNullException.ThrowIfNull(measured);
-        var directory = Path.GetDirectoryName(Path.GetFullPath(path));
-        if (directory is not null)
-        {
-            Directory.CreateDirectory(directory);
-        }
-
-        using var stream = File.Create(path);
+        using var stream = BenchmarkJsonFile.Create(path);
         using var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true });
         json.WriteStartArray();
         var rows = verdicts ?? measured.Select(m => new BudgetVerdict(m.Path, m, null, BudgetStatus.Unbudgeted)).ToList();
