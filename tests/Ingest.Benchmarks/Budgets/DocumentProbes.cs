@@ -1,7 +1,6 @@
 using System.Globalization;
 using Ingest.Benchmarks.Documents;
 using Ingest.Documents;
-using Ingest.Storage;
 
 namespace Ingest.Benchmarks.Budgets;
 
@@ -30,7 +29,7 @@ internal sealed class DocumentProbes : IDisposable
 
     public DocumentProbes(string directory, int seed)
     {
-        _store = DocumentStore.Open(directory, new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.Durable } });
+        _store = DocumentStore.Open(directory, new DocumentStoreOptions { Storage = StorageProbes.BudgetStorageOptions() });
         _bodies = OrderDataset.Generate(Bodies, 0, seed);
 
         // Fresh ids for the load and for every round of put-batched; shuffled, as the

@@ -31,7 +31,7 @@ internal sealed class StorageProbes : IDisposable
 
     public StorageProbes(string directory, int seed)
     {
-        _environment = StorageEnvironment.Open(directory, new StorageOptions { SyncMode = SyncMode.Durable });
+        _environment = StorageEnvironment.Open(directory, BudgetStorageOptions());
         var random = new Random(seed);
         _loaded = KeyValueSet.Random(random, LoadedItems, StorageSizes.KeySize, StorageSizes.ValueSize);
         _readOrder = new int[ReadsPerRound];
@@ -63,6 +63,12 @@ internal sealed class StorageProbes : IDisposable
     ];
 
     public void Dispose() => _environment.Dispose();
+
+    /// <summary>
+    /// Durable, with the flusher started by the amount of committed pages only (the default threshold), not by the
+    /// clock: with the default 1 s interval, whether a round met a flush depended on how fast the machine ran it.
+    /// </summary>
+    internal static StorageOptions BudgetStorageOptions() => new() { SyncMode = SyncMode.Durable, FlushInterval = TimeSpan.FromHours(1) };
 
     private long OpenAndDisposeReadTransactions()
     {
