@@ -1,3 +1,4 @@
+using Ingest.Benchmarks.Budgets;
 using Ingest.Benchmarks.Documents;
 using Ingest.Benchmarks.Etl;
 using Ingest.Benchmarks.Indexing;
@@ -16,6 +17,7 @@ return args switch
     ["etl", .. var rest] => EtlCommand.Run(rest),
     ["queries", .. var rest] => QueriesCommand.Run(rest),
     ["micro", .. var rest] => MicroCommand.Run(rest),
+    ["budgets", .. var rest] => BudgetsCommand.Run(rest),
     _ => PrintUsage(),
 };
 
@@ -36,5 +38,7 @@ static int PrintUsage()
     Console.Error.WriteLine("      One query per shape over the generated orders, side by side with SQLite and Lucene.NET, at 1 and 2 threads.");
     Console.Error.WriteLine($"  {MicroCommand.Usage}");
     Console.Error.WriteLine("      BenchmarkDotNet micro benchmarks of this assembly, e.g. micro --filter '*Lmdb*'.");
+    Console.Error.WriteLine($"  {BudgetsCommand.Usage}");
+    Console.Error.WriteLine("      Bytes allocated per operation on the hot paths; with --check, fails when one is over its checked-in budget.");
     return 2;
 }

@@ -96,13 +96,7 @@ internal static class IngestionReport
                     BatchSizeP50: m.BatchP50);
             })
             .ToList();
-        var directory = Path.GetDirectoryName(Path.GetFullPath(path));
-        if (directory is not null)
-        {
-            Directory.CreateDirectory(directory);
-        }
-
-        using var stream = File.Create(path);
+        using var stream = BenchmarkJsonFile.Create(path);
         JsonSerializer.Serialize(stream, records, BenchmarkJsonContext.Default.ListBenchmarkRecord);
     }
 

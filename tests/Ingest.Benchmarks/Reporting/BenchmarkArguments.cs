@@ -80,6 +80,7 @@ internal sealed record BenchmarkArguments
         return true;
     }
 
-    private static HashSet<string> Names(string list) =>
+    /// <summary>A comma-separated list of names, trimmed, empty entries dropped.</summary>
+    public static HashSet<string> Names(string list) =>
         list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).ToHashSet(StringComparer.Ordinal);
 }

@@ -8,14 +8,20 @@ internal static class BenchmarkJsonFile
 {
     public static void Write(string path, IEnumerable<BenchmarkRecord> records)
     {
+        using var stream = Create(path);
+        JsonSerializer.Serialize(stream, records.ToList(), BenchmarkJsonContext.Default.ListBenchmarkRecord);
+    }
+
+    /// <summary>Creates (or replaces) the file, and the directories it goes in.</summary>
+    public static FileStream Create(string path)
+    {
         var directory = Path.GetDirectoryName(Path.GetFullPath(path));
         if (directory is not null)
         {
             Directory.CreateDirectory(directory);
         }
 
-        using var stream = File.Create(path);
-        JsonSerializer.Serialize(stream, records.ToList(), BenchmarkJsonContext.Default.ListBenchmarkRecord);
+        return File.Create(path);
     }
 
     /// <summary>A measurement's record, rounded as every benchmark rounds it.</summary>
