@@ -126,9 +126,6 @@ public sealed class WriteBatch
 
     internal ReadOnlySpan<byte> Bytes(int offset, int length) => _buffer.AsSpan(offset, length);
 
-    /// <summary>The same bytes as <see cref="Bytes"/>, for lists of keys (valid while the batch is in flight: it cannot change).</summary>
-    internal ReadOnlyMemory<byte> Memory(int offset, int length) => _buffer.AsMemory(offset, length);
-
     /// <summary>Marks the batch in flight; false if it already is.</summary>
     internal bool TryBeginFlight() => Interlocked.CompareExchange(ref _inFlight, 1, 0) == 0;
 

@@ -100,13 +100,10 @@ public sealed class DocumentStoreModelTests(ITestOutputHelper output)
         var batch = new WriteBatch();
         var pending = new List<Action>();
         var n = rnd.Next(1, 25);
-        // A third of the batches have no deletes: those set the id tree in one sorted pass, ids repeated within a batch included.
-        var withoutDeletes = rnd.Next(3) == 0;
         for (var i = 0; i < n; i++)
         {
             var id = RandomId(rnd);
             var kind = rnd.Next(10);
-            kind = withoutDeletes && kind is >= 6 and < 9 ? 0 : kind;
             if (kind < 6)
             {
                 var collection = Collections[rnd.Next(Collections.Length)];

@@ -15,9 +15,6 @@ namespace Ingest.Documents.Writing;
 /// </summary>
 internal sealed class TransactionWriter
 {
-    /// <summary>What a put replaces when a later put of the same id in its batch wins: nothing is written.</summary>
-    private const long Superseded = -1;
-
     private readonly Dictionary<string, CollectionEntry> _collections = new(StringComparer.Ordinal);
     private byte[] _purgeKeys = new byte[EtagKey.Size * 1024];
     private WriteTransaction? _tx;
@@ -29,17 +26,6 @@ internal sealed class TransactionWriter
     private StoreStateRecord _state;
     private byte[] _value = new byte[4096];
     private long _nowTicks;
-
-    // A batch's puts, set in the id tree in one ordered pass (see PrepareIds): per put, in batch order,
-    // its key, and what it replaces; per distinct key, in key order, the put that wins and its etags.
-    private ReadOnlyMemory<byte>[] _putKeys = new ReadOnlyMemory<byte>[1024];
-    private long[] _replaces = new long[1024];
-    private int[] _order = new int[1024];
-    private ReadOnlyMemory<byte>[] _sortedKeys = new ReadOnlyMemory<byte>[1024];
-    private int[] _winners = new int[1024];
-    private byte[] _newEtags = new byte[8 * 1024];
-    private byte[] _oldEtags = new byte[8 * 1024];
-    private bool[] _hadOld = new bool[1024];
 
     public long LastEtag => _state.LastEtag;
 
@@ -98,18 +84,13 @@ internal sealed class TransactionWriter
     {
         long first = 0;
         long last = 0;
-        var idsSet = PrepareIds(batch);
-        var put = 0;
         foreach (var op in batch.Operations)
         {
             long etag = 0;
             switch (op.Kind)
             {
-                case OperationKind.Put when idsSet:
-                    etag = Put(batch, op, _replaces[put++]);
-                    break;
                 case OperationKind.Put:
-                    etag = PutOne(batch, op);
+                    etag = Put(batch, op);
                     break;
                 case OperationKind.Delete:
                     etag = Delete(batch.Bytes(op.KeyOffset, op.KeyLength));
@@ -135,125 +116,14 @@ internal sealed class TransactionWriter
         return new WriteResult(first, last, Transaction.TransactionId);
     }
 
-    /// <summary>
-    /// Sets the id tree for all puts of a batch without deletes in one ordered pass (one descent, then
-    /// the leaves in key order, each put's previous etag read where its new one is written) instead of
-    /// a lookup and a put, two descents to a random leaf, per document. Puts take etags in batch order,
-    /// so the etag of the batch's k-th put is known before the pass; of several puts of one id, the last
-    /// wins the id and the others are superseded (their etags are taken, their documents never written,
-    /// as if written and replaced at once). False, and nothing done, for batches that go put by put:
-    /// those with deletes (which would need the ids in order too) or fewer than two puts.
-    /// </summary>
-    private bool PrepareIds(WriteBatch batch)
-    {
-        var operations = batch.Operations;
-        var puts = 0;
-        foreach (var op in operations)
-        {
-            if (op.Kind == OperationKind.Delete)
-            {
-                return false;
-            }
-
-            puts += op.Kind == OperationKind.Put ? 1 : 0;
-        }
-
-        if (puts < 2)
-        {
-            return false;
-        }
-
-        EnsureIdBuffers(puts);
-        var k = 0;
-        foreach (var op in operations)
-        {
-            if (op.Kind == OperationKind.Put)
-            {
-                _putKeys[k] = batch.Memory(op.KeyOffset, op.KeyLength);
-                _order[k] = k;
-                k++;
-            }
-        }
-
-        _order.AsSpan(0, puts).Sort(new PutOrder(_putKeys));
-        var firstEtag = _state.LastEtag + 1;
-        var distinct = 0;
-        for (var s = 0; s < puts; s++)
-        {
-            var p = _order[s];
-            if (s + 1 < puts && _putKeys[_order[s + 1]].Span.SequenceEqual(_putKeys[p].Span))
-            {
-                _replaces[p] = Superseded; // a later put of the same id follows
-                continue;
-            }
-
-            _sortedKeys[distinct] = _putKeys[p];
-            _winners[distinct] = p;
-            BinaryPrimitives.WriteInt64LittleEndian(_newEtags.AsSpan(distinct * 8), firstEtag + p);
-            distinct++;
-        }
-
-        _ids.PutSorted(_sortedKeys.AsSpan(0, distinct), _newEtags.AsSpan(0, distinct * 8), 8, _oldEtags.AsSpan(0, distinct * 8), _hadOld.AsSpan(0, distinct));
-        for (var d = 0; d < distinct; d++)
-        {
-            _replaces[_winners[d]] = _hadOld[d] ? BinaryPrimitives.ReadInt64LittleEndian(_oldEtags.AsSpan(d * 8)) : 0;
-        }
-
-        _sortedKeys.AsSpan(0, distinct).Clear(); // do not pin the batch's buffer
-        _putKeys.AsSpan(0, puts).Clear();
-        return true;
-    }
-
-    private void EnsureIdBuffers(int puts)
-    {
-        if (_order.Length >= puts)
-        {
-            return;
-        }
-
-        var size = Math.Max(puts, _order.Length * 2);
-        _putKeys = new ReadOnlyMemory<byte>[size];
-        _replaces = new long[size];
-        _order = new int[size];
-        _sortedKeys = new ReadOnlyMemory<byte>[size];
-        _winners = new int[size];
-        _newEtags = new byte[size * 8];
-        _oldEtags = new byte[size * 8];
-        _hadOld = new bool[size];
-    }
-
-    /// <summary>A put on its own: looks its id up, writes the document, points the id at it.</summary>
-    private long PutOne(WriteBatch batch, in BatchOperation op)
+    private long Put(WriteBatch batch, in BatchOperation op)
     {
         var key = batch.Bytes(op.KeyOffset, op.KeyLength);
-        var replaces = _ids.TryGet(key, out var existing) ? BinaryPrimitives.ReadInt64LittleEndian(existing) : 0;
-        var etag = Put(batch, op, replaces);
-        Span<byte> etagValue = stackalloc byte[8];
-        BinaryPrimitives.WriteInt64LittleEndian(etagValue, etag);
-        _ids.Put(key, etagValue);
-        return etag;
-    }
-
-    /// <summary>
-    /// Takes the next etag and writes the document under it, removing the live document at
-    /// <paramref name="replaces"/> (0: none); the caller points the id at the new etag. A
-    /// <see cref="Superseded"/> put takes its etag and writes nothing.
-    /// </summary>
-    private long Put(WriteBatch batch, in BatchOperation op, long replaces)
-    {
         var name = op.CollectionName!;
         var collection = Collection(name.FoldedUtf8, name.Folded, name.Utf8);
-        if (replaces == Superseded)
+        if (_ids.TryGet(key, out var existing))
         {
-            var taken = ++_state.LastEtag;
-            collection.Stats.LastEtag = taken;
-            collection.Dirty = true;
-            return taken;
-        }
-
-        if (replaces != 0)
-        {
-            RemoveLive(replaces, name.Utf8, collection, makeTombstone: false, out _);
+            RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(existing), name.Utf8, collection, makeTombstone: false, out _);
         }
 
         var body = batch.Bytes(op.PayloadOffset, op.PayloadLength);
@@ -276,6 +146,9 @@ internal sealed class TransactionWriter
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
         EtagKey.Write(etagKey, etag);
         _byEtag.Put(etagKey, value);
+        Span<byte> etagValue = stackalloc byte[8];
+        BinaryPrimitives.WriteInt64LittleEndian(etagValue, etag);
+        _ids.Put(key, etagValue);
 
         collection.Etags.Add(etag);
         collection.Stats.Count++;
@@ -512,16 +385,6 @@ internal sealed class TransactionWriter
         _state.TombstoneCount -= purged;
         _state.TombstonesPurgedThrough = limit;
         return purged;
-    }
-
-    /// <summary>Puts in id key order; puts of one id in batch order, so the last of them comes last.</summary>
-    private readonly struct PutOrder(ReadOnlyMemory<byte>[] keys) : IComparer<int>
-    {
-        public int Compare(int x, int y)
-        {
-            var order = keys[x].Span.SequenceCompareTo(keys[y].Span);
-            return order != 0 ? order : x.CompareTo(y);
-        }
     }
 
     private Span<byte> Buffer(int size)
