@@ -8,8 +8,9 @@ namespace Ingest.SharedSource;
 /// Strict UTF-8 checks that say where the first bad byte is. <c>Utf8JsonReader</c> checks JSON
 /// structure but not the bytes inside strings, so without this a body with <c>FF</c>, an overlong
 /// <c>C0 AF</c>, an encoded surrogate <c>ED A0 80</c> or a cut-off sequence would pass as JSON.
-/// This file is compiled into Ingest.Contracts (the message mapper), Ingest.Documents (the store's
-/// batch validation) and Ingest.Server (percent-decoded ids), which may not reference each other.
+/// This file is compiled into Ingest.Contracts (the message mapper) and Ingest.Documents (the store's
+/// batch validation), which may not reference each other; Ingest.Server (percent-decoded ids) uses
+/// Ingest.Documents' copy, whose internals it sees.
 /// </summary>
 internal static class Utf8Validation
 {

@@ -43,10 +43,11 @@ public sealed class WriteBatch
     /// Adds a put whose body the caller has already checked exactly as the store would: valid UTF-8
     /// holding one JSON object no deeper than <see cref="DocumentStoreOptions.MaxJsonDepth"/> (the
     /// ingestion mapper does, while it looks for the id). The store then checks only the body's
-    /// size, so the body is not read twice. A body that breaks this promise is stored as given; use
-    /// <see cref="Put(string, string, ReadOnlySpan{byte})"/> for anything not validated already.
+    /// size, so the body is not read twice. A body that breaks this promise is stored as given, so this
+    /// is internal: only the ingestion service (which uses it for bodies its mapper read) and tests can
+    /// skip the check; every public put (the HTTP API, other callers) is validated by the store.
     /// </summary>
-    public WriteBatch PutValidated(string id, string collection, ReadOnlySpan<byte> json)
+    internal WriteBatch PutValidated(string id, string collection, ReadOnlySpan<byte> json)
     {
         Put(id, collection, json);
         var op = _operations[^1];
