@@ -162,11 +162,25 @@ public sealed unsafe class StorageEnvironment : IDisposable
             var recovery = new JournalRecovery(directory, scratch, data.Header, options.AcceptJournalLoss);
             var lastTx = data.Header.LastAppliedTx;
             var spares = new List<string>();
-            var replayed = recovery.Replay(lastTx, (page, image, pages) =>
-            {
-                data.EnsureCapacity(page + pages)?.Dispose(); // nothing reads the old mapping yet
-                data.WritePages(page, (byte*)image, pages);
-            });
+            var replayed = recovery.Replay(
+                lastTx,
+                (page, image, pages) =>
+                {
+                    data.EnsureCapacity(page + pages)?.Dispose(); // nothing reads the old mapping yet
+                    data.WritePages(page, (byte*)image, pages);
+                },
+                (page, into) =>
+                {
+                    // Unverified: a page the flusher tore before the crash is mended by the diffs replayed over it (see PageDiff).
+                    var current = data.Map.GetPageUnverified(page);
+                    if (current == null)
+                    {
+                        return false;
+                    }
+
+                    Buffer.MemoryCopy(current, (byte*)into, PageHeader.PageSize, PageHeader.PageSize);
+                    return true;
+                });
             if (recovery.FileCount > 0 || data.Header.KnowsJournals)
             {
                 // Every record is in the data file now, so no journal file is needed any more: the
@@ -329,15 +343,14 @@ public sealed unsafe class StorageEnvironment : IDisposable
             }
 
             PageHeader.Seal((byte*)v.Pointer);
-            var version = v;
-            version.TxId = txId;
-            _commitBuffer[n++] = version;
+            _commitBuffer[n++] = v;
         }
 
         var versions = _commitBuffer.AsSpan(0, n);
         versions.Sort(static (a, b) => a.Page.CompareTo(b.Page));
         try
         {
+            // Still carrying each page's base version (it shares the TxId field), which the journal diffs against.
             _journal.Append(txId, versions);
         }
         catch (IOException ex) when (DiskFullException.IsDiskFull(ex))
@@ -358,6 +371,11 @@ public sealed unsafe class StorageEnvironment : IDisposable
         }
 
         _journalFull = null;
+        foreach (ref var version in versions)
+        {
+            version.TxId = txId;
+        }
+
         int tableCount;
         lock (_publishLock)
         {
@@ -504,8 +522,12 @@ public sealed unsafe class StorageEnvironment : IDisposable
     {
         lock (_flushLock)
         {
-            // Pin the snapshot like a reader so the scratch pages written below stay alive.
-            var slot = _slots.Acquire(Volatile.Read(ref _current).TxId, out var token);
+            // Pin like a reader so the scratch pages written below stay alive: at the header's tx, not the
+            // current one, because a page's newest version up to the flush point may already be superseded
+            // (and retired) by a later commit. A version retired before this slot exists was retired
+            // because no reader was older than its successor, so the flush point is past it and it is not
+            // collected (see PageTable.CollectFlushable).
+            var slot = _slots.Acquire(_data.Header.LastAppliedTx, out var token);
             try
             {
                 var snapshot = Volatile.Read(ref _current);

@@ -15,7 +15,8 @@ namespace Ingest.Storage.Journal;
 ///  32: count entries of 16 bytes { u64 page number, u32 page count, u16 hole start, u16 hole end }
 ///  32 + 16 * count: payload = each entry's image in order: a single page without its hole
 ///      (bytes [0, hole start) then [hole end, 8192); the hole is zeros, see PageHole), or a
-///      whole run of page count * 8192 bytes (hole start = hole end = 0)
+///      whole run of page count * 8192 bytes (hole start = hole end = 0), or, for a page that
+///      existed before the transaction (hole start = hole end = 0xFFFF), its diff (see PageDiff)
 ///  then zeros up to a multiple of 4096
 ///  magic "IJR1"; header crc covers bytes 0..28 and the entries; payload crc covers the payload.
 /// </code>
@@ -29,19 +30,30 @@ internal static unsafe class JournalRecord
     public const int EntrySize = 16;
     public const int Alignment = 4096;
 
+    /// <summary>The hole fields of an entry whose payload is a diff: no page has a hole that ends past its end.</summary>
+    public const ushort DiffMarker = 0xFFFF;
+
     public static long TotalLength(int entryCount, long payloadLength)
     {
         var raw = HeaderSize + ((long)entryCount * EntrySize) + payloadLength;
         return (raw + Alignment - 1) / Alignment * Alignment;
     }
 
-    /// <summary>Bytes the payload of <paramref name="pages"/> takes (single pages without their holes).</summary>
-    public static long PayloadLength(ReadOnlySpan<PageVersion> pages)
+    /// <summary>
+    /// Bytes the payload of <paramref name="pages"/> takes (single pages without their holes, or their
+    /// diff where <paramref name="diffLengths"/> gives one, i.e. is not negative).
+    /// </summary>
+    public static long PayloadLength(ReadOnlySpan<PageVersion> pages, ReadOnlySpan<int> diffLengths)
     {
         long length = 0;
-        foreach (ref readonly var p in pages)
+        for (var i = 0; i < pages.Length; i++)
         {
-            if (p.Pages == 1)
+            ref readonly var p = ref pages[i];
+            if (diffLengths[i] >= 0)
+            {
+                length += diffLengths[i];
+            }
+            else if (p.Pages == 1)
             {
                 PageHole.Get((byte*)p.Pointer, out var start, out var end);
                 length += PageHeader.PageSize - (end - start);
@@ -55,14 +67,25 @@ internal static unsafe class JournalRecord
         return length;
     }
 
-    /// <summary>Fills <paramref name="buffer"/> with the record for <paramref name="pages"/> (holes already zeroed) and returns its length.</summary>
-    public static long Build(byte* buffer, long txId, ReadOnlySpan<PageVersion> pages)
+    /// <summary>
+    /// Fills <paramref name="buffer"/> with the record for <paramref name="pages"/> (holes already zeroed),
+    /// taking the diffs from <paramref name="diffs"/> at <paramref name="diffStarts"/>, and returns its length.
+    /// </summary>
+    public static long Build(byte* buffer, long txId, ReadOnlySpan<PageVersion> pages, byte* diffs, ReadOnlySpan<long> diffStarts, ReadOnlySpan<int> diffLengths)
     {
-        var payloadLength = PayloadLength(pages);
+        var payloadLength = PayloadLength(pages, diffLengths);
         var total = TotalLength(pages.Length, payloadLength);
         var cursor = buffer + HeadLength(pages.Length);
-        foreach (ref readonly var page in pages)
+        for (var i = 0; i < pages.Length; i++)
         {
+            ref readonly var page = ref pages[i];
+            if (diffLengths[i] >= 0)
+            {
+                Buffer.MemoryCopy(diffs + diffStarts[i], cursor, diffLengths[i], diffLengths[i]);
+                cursor += diffLengths[i];
+                continue;
+            }
+
             var source = (byte*)page.Pointer;
             ImageParts(page, out var firstLength, out var tailStart);
             Buffer.MemoryCopy(source, cursor, firstLength, firstLength);
@@ -74,7 +97,7 @@ internal static unsafe class JournalRecord
 
         new Span<byte>(cursor, (int)(buffer + total - cursor)).Clear();
         var payload = buffer + HeadLength(pages.Length);
-        WriteHead(buffer, txId, pages, payloadLength, Checksum.Compute(payload, payloadLength));
+        WriteHead(buffer, txId, pages, diffLengths, payloadLength, Checksum.Compute(payload, payloadLength));
         return total;
     }
 
@@ -85,7 +108,7 @@ internal static unsafe class JournalRecord
     /// Writes the header and entries of the record for <paramref name="pages"/> into <paramref name="head"/>
     /// (<see cref="HeadLength"/> bytes), so the payload can follow from wherever it is.
     /// </summary>
-    public static void WriteHead(byte* head, long txId, ReadOnlySpan<PageVersion> pages, long payloadLength, uint payloadChecksum)
+    public static void WriteHead(byte* head, long txId, ReadOnlySpan<PageVersion> pages, ReadOnlySpan<int> diffLengths, long payloadLength, uint payloadChecksum)
     {
         var entries = head + HeaderSize;
         for (var i = 0; i < pages.Length; i++)
@@ -94,7 +117,12 @@ internal static unsafe class JournalRecord
             *(long*)entry = pages[i].Page;
             *(int*)(entry + 8) = pages[i].Pages;
             ImageParts(pages[i], out var firstLength, out var tailStart);
-            if (pages[i].Pages == 1)
+            if (diffLengths[i] >= 0)
+            {
+                *(ushort*)(entry + 12) = DiffMarker;
+                *(ushort*)(entry + 14) = DiffMarker;
+            }
+            else if (pages[i].Pages == 1)
             {
                 *(ushort*)(entry + 12) = (ushort)firstLength;
                 *(ushort*)(entry + 14) = (ushort)tailStart;

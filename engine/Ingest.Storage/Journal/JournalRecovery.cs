@@ -52,8 +52,12 @@ internal sealed unsafe class JournalRecovery
     /// <summary>Set when damage was found and accepted: what was given up.</summary>
     public JournalLoss? Loss { get; private set; }
 
-    /// <summary>Writes every record after <paramref name="lastAppliedTx"/> into the data file; returns the last replayed tx id.</summary>
-    public long Replay(long lastAppliedTx, Action<long, nint, int> writePages)
+    /// <summary>
+    /// Writes every record after <paramref name="lastAppliedTx"/> into the data file; returns the last replayed tx id.
+    /// <paramref name="readPage"/> copies a page as the data file has it now (what a diff applies to) and
+    /// returns false when the file has no such page.
+    /// </summary>
+    public long Replay(long lastAppliedTx, Action<long, nint, int> writePages, Func<long, nint, bool> readPage)
     {
         var expected = lastAppliedTx + 1;
         Span<byte> header = stackalloc byte[JournalRecord.HeaderSize];
@@ -133,6 +137,24 @@ internal sealed unsafe class JournalRecovery
                         var pages = BinaryPrimitives.ReadInt32LittleEndian(entry[8..]);
                         int holeStart = BinaryPrimitives.ReadUInt16LittleEndian(entry[12..]);
                         int holeEnd = BinaryPrimitives.ReadUInt16LittleEndian(entry[14..]);
+                        if (pages == 1 && holeStart == JournalRecord.DiffMarker && holeEnd == JournalRecord.DiffMarker)
+                        {
+                            if (page <= 0 || !readPage(page, (nint)single))
+                            {
+                                throw new StorageCorruptionException($"Journal record for transaction {txId} changes page {page}, which the data file does not have (entry {i})", path, pos);
+                            }
+
+                            var diffLength = PageDiff.Apply(image, end - image, single);
+                            if (diffLength < 0)
+                            {
+                                throw new StorageCorruptionException($"Journal record for transaction {txId} has a malformed page diff in entry {i}", path, pos);
+                            }
+
+                            writePages(page, (nint)single, 1);
+                            image += diffLength;
+                            continue;
+                        }
+
                         var isSingle = pages == 1 && holeEnd != 0;
                         var imageLength = isSingle ? PageHeader.PageSize - (holeEnd - holeStart) : (long)pages * PageHeader.PageSize;
                         if (page <= 0 || pages <= 0 || (isSingle && (holeStart > holeEnd || holeEnd > PageHeader.PageSize)) || image + imageLength > end)

@@ -42,6 +42,10 @@ internal sealed unsafe class JournalWriter : IDisposable
     private static readonly byte[] ZeroFill = new byte[256 * 1024];
     private byte* _buffer;
     private long _bufferSize;
+    private byte* _diffs;
+    private long _diffsSize;
+    private int[] _diffLengths = new int[64];
+    private long[] _diffStarts = new long[64];
     private IoVector* _vectors;
     private int _vectorCapacity;
     private int _vectorCount;
@@ -84,17 +88,19 @@ internal sealed unsafe class JournalWriter : IDisposable
     /// <summary>Writes the record for <paramref name="pages"/> with one write, then one sync in durable mode.</summary>
     public void Append(long txId, ReadOnlySpan<PageVersion> pages)
     {
-        var payloadLength = JournalRecord.PayloadLength(pages);
+        EncodeDiffs(pages);
+        var diffLengths = _diffLengths.AsSpan(0, pages.Length);
+        var payloadLength = JournalRecord.PayloadLength(pages, diffLengths);
         var length = JournalRecord.TotalLength(pages.Length, payloadLength);
         var gathered = GatheredWrite.IsSupported;
         if (gathered)
         {
-            PrepareGathered(txId, pages, payloadLength, length);
+            PrepareGathered(txId, pages, diffLengths, payloadLength, length);
         }
         else
         {
             EnsureBuffer(length);
-            JournalRecord.Build(_buffer, txId, pages);
+            JournalRecord.Build(_buffer, txId, pages, _diffs, _diffStarts.AsSpan(0, pages.Length), diffLengths);
         }
 
         JournalFile? file;
@@ -158,13 +164,75 @@ internal sealed unsafe class JournalWriter : IDisposable
         {
             FreeVectors();
         }
+
+        if (_diffsSize > MaxRetainedBuffer)
+        {
+            _memory.Free(_diffs, _diffsSize);
+            _diffs = null;
+            _diffsSize = 0;
+        }
+    }
+
+    /// <summary>
+    /// Diffs each page that existed before the transaction against the version it was copied from,
+    /// and keeps the diff where it is shorter than the page's image: a put into a big leaf changes a
+    /// few hundred of its bytes, and the journal is what a commit writes and syncs.
+    /// </summary>
+    private void EncodeDiffs(ReadOnlySpan<PageVersion> pages)
+    {
+        if (_diffLengths.Length < pages.Length)
+        {
+            var size = (int)System.Numerics.BitOperations.RoundUpToPowerOf2((uint)pages.Length);
+            _diffLengths = new int[size];
+            _diffStarts = new long[size];
+        }
+
+        long used = 0;
+        for (var i = 0; i < pages.Length; i++)
+        {
+            ref readonly var page = ref pages[i];
+            _diffLengths[i] = -1;
+            if (page.Pages == 1 && page.Base != 0)
+            {
+                PageHole.Get((byte*)page.Pointer, out var holeStart, out var holeEnd);
+                var image = PageHeader.PageSize - (holeEnd - holeStart);
+                EnsureDiffCapacity(used + image);
+                var diff = PageDiff.Encode((byte*)page.Pointer, (byte*)page.Base, _diffs + used, image);
+                if (diff >= 0)
+                {
+                    _diffStarts[i] = used;
+                    _diffLengths[i] = diff;
+                    used += diff;
+                }
+            }
+        }
+    }
+
+    /// <summary>Room for <paramref name="needed"/> bytes of diffs, keeping the ones already encoded.</summary>
+    private void EnsureDiffCapacity(long needed)
+    {
+        if (_diffsSize >= needed)
+        {
+            return;
+        }
+
+        var size = Math.Max(64 * 1024, (long)System.Numerics.BitOperations.RoundUpToPowerOf2((ulong)needed));
+        var grown = _memory.Allocate(size);
+        if (_diffs != null)
+        {
+            Buffer.MemoryCopy(_diffs, grown, size, _diffsSize);
+            _memory.Free(_diffs, _diffsSize);
+        }
+
+        _diffs = grown;
+        _diffsSize = size;
     }
 
     /// <summary>
     /// Lays the record out as pieces for <see cref="GatheredWrite"/>: the header and entries from the
     /// buffer, then each page's image straight from its scratch copy, then zeros up to the alignment.
     /// </summary>
-    private void PrepareGathered(long txId, ReadOnlySpan<PageVersion> pages, long payloadLength, long length)
+    private void PrepareGathered(long txId, ReadOnlySpan<PageVersion> pages, ReadOnlySpan<int> diffLengths, long payloadLength, long length)
     {
         var headLength = JournalRecord.HeadLength(pages.Length);
         EnsureBuffer(headLength);
@@ -172,8 +240,15 @@ internal sealed unsafe class JournalWriter : IDisposable
         var vectors = _vectors;
         var n = 0;
         vectors[n++] = new IoVector { Base = _buffer, Length = (nuint)headLength };
-        foreach (ref readonly var page in pages)
+        for (var i = 0; i < pages.Length; i++)
         {
+            ref readonly var page = ref pages[i];
+            if (diffLengths[i] >= 0)
+            {
+                vectors[n++] = new IoVector { Base = _diffs + _diffStarts[i], Length = (nuint)diffLengths[i] };
+                continue;
+            }
+
             var source = (byte*)page.Pointer;
             JournalRecord.ImageParts(page, out var firstLength, out var tailStart);
             if (firstLength > 0)
@@ -188,7 +263,7 @@ internal sealed unsafe class JournalWriter : IDisposable
             }
         }
 
-        JournalRecord.WriteHead(_buffer, txId, pages, payloadLength, PiecewiseChecksum.Compute(vectors + 1, n - 1, payloadLength));
+        JournalRecord.WriteHead(_buffer, txId, pages, diffLengths, payloadLength, PiecewiseChecksum.Compute(vectors + 1, n - 1, payloadLength));
         var padding = length - headLength - payloadLength;
         if (padding > 0)
         {
@@ -471,6 +546,13 @@ internal sealed unsafe class JournalWriter : IDisposable
             _memory.Free(_buffer, _bufferSize);
             _buffer = null;
             _bufferSize = 0;
+        }
+
+        if (_diffs != null)
+        {
+            _memory.Free(_diffs, _diffsSize);
+            _diffs = null;
+            _diffsSize = 0;
         }
 
         FreeVectors();

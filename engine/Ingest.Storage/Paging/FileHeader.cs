@@ -17,13 +17,17 @@ namespace Ingest.Storage.Paging;
 ///  Journal files first..last (sequence numbers) must all exist and be at least "journal file
 ///  size" long: they may hold records the data file lacks (none when first > last). A missing
 ///  or short one is damage, not a torn write (files are zero-filled before the header names them).
+///  Format version 3 (the current one) has version 2's layout; its journal records may hold page diffs.
 ///  Format version 1 ended at byte 44 (crc32c at 40 over 0..40) and knew nothing of journals.
 /// </code>
 /// </summary>
 internal sealed record FileHeader(long StatePage, long LastAppliedTx, long Sequence, long FirstJournal = 1, long LastJournal = 0, long JournalFileSize = 0)
 {
     public const ulong Magic = 0x4244545345474E49; // "INGESTDB" little-endian
-    public const uint FormatVersion = 2;
+    // 3: journal records may hold page diffs (PageDiff); the header's layout is version 2's. A version 2
+    // binary refuses the file rather than misread such a record.
+    public const uint FormatVersion = 3;
+    private const uint FormatVersion2 = 2;
     private const uint FormatVersion1 = 1;
     public const int Size = 68;
     private const int Version1Size = 44;
@@ -58,13 +62,13 @@ internal sealed record FileHeader(long StatePage, long LastAppliedTx, long Seque
         var version = BinaryPrimitives.ReadUInt32LittleEndian(slot[8..]);
         var valid2 = BinaryPrimitives.ReadUInt32LittleEndian(slot[64..]) == Checksum.Compute(slot[..64]);
         var valid1 = BinaryPrimitives.ReadUInt32LittleEndian(slot[40..]) == Checksum.Compute(slot[..40]);
-        if (!(version == FormatVersion ? valid2 : version == FormatVersion1 ? valid1 : valid1 || valid2))
+        if (!(version is FormatVersion or FormatVersion2 ? valid2 : version == FormatVersion1 ? valid1 : valid1 || valid2))
         {
             return null;
         }
 
         var pageSize = BinaryPrimitives.ReadUInt32LittleEndian(slot[12..]);
-        if (version is not (FormatVersion or FormatVersion1) || pageSize != PageHeader.PageSize)
+        if (version is not (FormatVersion or FormatVersion2 or FormatVersion1) || pageSize != PageHeader.PageSize)
         {
             throw new StorageCorruptionException($"Unsupported data file: format version {version}, page size {pageSize} (expected {FormatVersion}, {PageHeader.PageSize})", path, offset);
         }

@@ -115,9 +115,12 @@ internal sealed class PageTable
     }
 
     /// <summary>
-    /// For each page, the version a reader of transaction <paramref name="visibleTx"/> sees, if it was
-    /// written by transaction <paramref name="upTo"/> or earlier: what a flush writes to the data file.
-    /// Runs beside commits; the caller pins <paramref name="visibleTx"/> so those versions stay alive.
+    /// For each page, its newest version written by transaction <paramref name="upTo"/> or earlier: what a
+    /// flush writes to the data file, so that the file holds every page as of <paramref name="upTo"/> once
+    /// the header says so. That holds even where a newer version exists: the journal records a page as a
+    /// diff against the version before it (PageDiff), and replay from <paramref name="upTo"/> applies the
+    /// next diff to what the file has. Runs beside commits; the caller pins a tx id no later than
+    /// <paramref name="upTo"/>, so a superseded version reached here is not freed while it is written.
     /// </summary>
     public void CollectFlushable(long visibleTx, long upTo, List<PageVersion> into, out long end)
     {
@@ -132,14 +135,10 @@ internal sealed class PageTable
 
             for (var n = Volatile.Read(ref slots[i].Head); n != null; n = Volatile.Read(ref n.Next))
             {
-                if (n.Version.TxId <= visibleTx)
+                if (n.Version.TxId <= visibleTx && n.Version.TxId <= upTo)
                 {
-                    if (n.Version.TxId <= upTo)
-                    {
-                        into.Add(n.Version);
-                        end = Math.Max(end, n.Version.Page + n.Version.Pages);
-                    }
-
+                    into.Add(n.Version);
+                    end = Math.Max(end, n.Version.Page + n.Version.Pages);
                     break;
                 }
             }

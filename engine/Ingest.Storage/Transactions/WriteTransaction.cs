@@ -243,7 +243,10 @@ public sealed unsafe class WriteTransaction : IDisposable
         var source = BaseSnapshot.GetPage(page);
         var copy = _env.Scratch.AllocatePages(1);
         Buffer.MemoryCopy(source, copy, PageHeader.PageSize, PageHeader.PageSize);
-        _dirty.Add(new PageVersion { Page = page, Pointer = (nint)copy, Pages = 1 });
+
+        // The source stays readable until commit (this transaction's snapshot holds it), so the
+        // journal can record only the bytes that changed.
+        _dirty.Add(new PageVersion { Page = page, Base = (nint)source, Pointer = (nint)copy, Pages = 1 });
         return copy;
     }
 
