@@ -26,6 +26,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
     private readonly Lock _flushLock = new();
     private readonly Lock _retiredLock = new();
     private readonly List<(long RetireTx, PageVersion Version)> _retired = [];
+    private readonly List<(long Epoch, PageVersion Version)> _retiredFlushed = []; // see ReaderSlots: freed by epoch, not snapshot
     private readonly List<(long RetireTx, DataMap Map)> _retiredMaps = [];
     private readonly List<PageVersion> _replaced = [];
     private readonly List<PageVersion> _flushList = [];
@@ -396,9 +397,24 @@ public sealed unsafe class StorageEnvironment : IDisposable
     {
         lock (_retiredLock)
         {
-            if (_retired.Count == 0 && _retiredMaps.Count == 0)
+            if (_retired.Count == 0 && _retiredMaps.Count == 0 && _retiredFlushed.Count == 0)
             {
                 return;
+            }
+
+            if (_retiredFlushed.Count > 0)
+            {
+                var oldestEpoch = _slots.OldestEpoch();
+                for (var i = _retiredFlushed.Count - 1; i >= 0; i--)
+                {
+                    var (epoch, v) = _retiredFlushed[i];
+                    if (epoch <= oldestEpoch)
+                    {
+                        Scratch.FreePages((byte*)v.Pointer, v.Pages);
+                        _retiredFlushed[i] = _retiredFlushed[^1];
+                        _retiredFlushed.RemoveAt(_retiredFlushed.Count - 1);
+                    }
+                }
             }
 
             var oldest = _slots.Oldest();
@@ -544,7 +560,15 @@ public sealed unsafe class StorageEnvironment : IDisposable
                         retireTx = current.TxId + 1;
                     }
 
-                    Retire(removed, retireTx);
+                    var epoch = _slots.AdvanceEpoch();
+                    lock (_retiredLock)
+                    {
+                        foreach (var v in removed)
+                        {
+                            _retiredFlushed.Add((epoch, v));
+                        }
+                    }
+
                     if (replacedMap != null)
                     {
                         lock (_retiredLock)
@@ -619,6 +643,12 @@ public sealed unsafe class StorageEnvironment : IDisposable
                 }
 
                 _retired.Clear();
+                foreach (var (_, v) in _retiredFlushed)
+                {
+                    Scratch.FreePages((byte*)v.Pointer, v.Pages);
+                }
+
+                _retiredFlushed.Clear();
                 foreach (var (_, map) in _retiredMaps)
                 {
                     map.Dispose();

@@ -29,8 +29,10 @@ internal sealed class DeleteHalfWorkload(bool sortedBatch) : KeyValueWorkload
 
         var deleted = 0;
         using var transaction = store.BeginWrite();
+        var usage = default(ThreadUsage);
         var result = Measure.Operations(keys.Count, () =>
         {
+            var before = ThreadUsage.Now();
             if (sortedBatch)
             {
                 deleted = transaction.DeleteSorted(tree, keys);
@@ -45,7 +47,10 @@ internal sealed class DeleteHalfWorkload(bool sortedBatch) : KeyValueWorkload
                     }
                 }
             }
+
+            usage = ThreadUsage.Now() - before;
         });
+        context.Log.WriteLine($"[{store.Name}] {Name}: the deleting thread used {usage}");
         var commit = System.Diagnostics.Stopwatch.StartNew();
         transaction.Commit();
         context.Log.WriteLine($"[{store.Name}] {Name}: commit after the deletes took {commit.Elapsed.TotalMilliseconds:0} ms (not timed)");
