@@ -402,20 +402,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
                 return;
             }
 
-            if (_retiredFlushed.Count > 0)
-            {
-                var oldestEpoch = _slots.OldestEpoch();
-                for (var i = _retiredFlushed.Count - 1; i >= 0; i--)
-                {
-                    var (epoch, v) = _retiredFlushed[i];
-                    if (epoch <= oldestEpoch)
-                    {
-                        Scratch.FreePages((byte*)v.Pointer, v.Pages);
-                        _retiredFlushed[i] = _retiredFlushed[^1];
-                        _retiredFlushed.RemoveAt(_retiredFlushed.Count - 1);
-                    }
-                }
-            }
+            FreeFlushed(exceptSlot: -1);
 
             var oldest = _slots.Oldest();
             for (var i = _retiredMaps.Count - 1; i >= 0; i--)
@@ -436,6 +423,27 @@ public sealed unsafe class StorageEnvironment : IDisposable
                     _retired[i] = _retired[^1];
                     _retired.RemoveAt(_retired.Count - 1);
                 }
+            }
+        }
+    }
+
+    /// <summary>Frees flushed versions no transaction but <paramref name="exceptSlot"/>'s can reach. Caller holds the retired lock.</summary>
+    private void FreeFlushed(int exceptSlot)
+    {
+        if (_retiredFlushed.Count == 0)
+        {
+            return;
+        }
+
+        var oldestEpoch = _slots.OldestEpoch(exceptSlot);
+        for (var i = _retiredFlushed.Count - 1; i >= 0; i--)
+        {
+            var (epoch, v) = _retiredFlushed[i];
+            if (epoch <= oldestEpoch)
+            {
+                Scratch.FreePages((byte*)v.Pointer, v.Pages);
+                _retiredFlushed[i] = _retiredFlushed[^1];
+                _retiredFlushed.RemoveAt(_retiredFlushed.Count - 1);
             }
         }
     }
@@ -550,7 +558,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
                     _data.Sync();
                     var removed = _flushRemoved;
                     removed.Clear();
-                    long retireTx;
+                    long retireTx, epoch;
                     lock (_publishLock)
                     {
                         // Every snapshot shares the table and reads the data file's current mapping, so
@@ -558,15 +566,19 @@ public sealed unsafe class StorageEnvironment : IDisposable
                         var current = _current;
                         current.Table.RemoveFlushed(_flushList, removed);
                         retireTx = current.TxId + 1;
+                        epoch = _slots.AdvanceEpoch(); // at once: a transaction begun in between would pin them
                     }
 
-                    var epoch = _slots.AdvanceEpoch();
                     lock (_retiredLock)
                     {
                         foreach (var v in removed)
                         {
                             _retiredFlushed.Add((epoch, v));
                         }
+
+                        // Now, not after the header sync below: a write transaction that starts meanwhile would find the
+                        // pool empty and fault in fresh pages. This flush's own slot reads none of them any more.
+                        FreeFlushed(exceptSlot: slot);
                     }
 
                     if (replacedMap != null)

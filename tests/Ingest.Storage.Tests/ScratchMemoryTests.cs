@@ -83,8 +83,10 @@ public sealed unsafe class ScratchMemoryTests
             scratch.FreePages((byte*)p, 1);
         }
 
+        Assert.Equal(10, scratch.FreshPages);
         for (var i = 0; i < pages.Length; i++)
         {
+            Assert.Equal(Math.Max(0, i - 4), scratch.ReleasedPagesReused); // the cold ones, counted for benchmarks
             var p = scratch.AllocatePages(1);
             var bytes = new Span<byte>(p, PageSize);
             if (i < 4)
@@ -101,5 +103,8 @@ public sealed unsafe class ScratchMemoryTests
             bytes.Fill(0xCD);
             Assert.True(bytes.IndexOfAnyExcept((byte)0xCD) < 0);
         }
+
+        Assert.Equal(10, scratch.FreshPages);
+        Assert.Equal(6, scratch.ReleasedPagesReused);
     }
 }

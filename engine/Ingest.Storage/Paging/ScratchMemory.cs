@@ -44,6 +44,12 @@ internal sealed unsafe partial class ScratchMemory : IDisposable
     /// <summary>Native allocations not yet returned (pooled pages count as returned).</summary>
     public long Outstanding => Interlocked.Read(ref _outstanding);
 
+    /// <summary>Single pages handed out that were never used before (their first touch faults them in): a diagnostic for benchmarks.</summary>
+    public long FreshPages { get; private set; }
+
+    /// <summary>Single pages handed out from the released pool (MADV_DONTNEED: their first touch faults them in again).</summary>
+    public long ReleasedPagesReused { get; private set; }
+
     /// <summary>Blocks obtained from the native allocator and not yet given back to it (chunks count once).</summary>
     public long LiveBlocks => Interlocked.Read(ref _liveBlocks);
 
@@ -61,6 +67,7 @@ internal sealed unsafe partial class ScratchMemory : IDisposable
 
                 if (_released.Count > 0)
                 {
+                    ReleasedPagesReused++;
                     return (byte*)_released.Pop();
                 }
 
@@ -70,6 +77,7 @@ internal sealed unsafe partial class ScratchMemory : IDisposable
                     _carveLeft = ChunkBytes / PageHeader.PageSize;
                 }
 
+                FreshPages++;
                 var page = _carve;
                 _carve += PageHeader.PageSize;
                 _carveLeft--;

@@ -81,13 +81,13 @@ internal sealed class ReaderSlots
     public long AdvanceEpoch() => Interlocked.Increment(ref _epoch);
 
     /// <summary>The oldest epoch any active transaction claimed its slot in, or <see cref="Free"/>.</summary>
-    public long OldestEpoch()
+    public long OldestEpoch(int exceptSlot = -1)
     {
         Interlocked.MemoryBarrier();
         var min = Free;
         for (var i = 0; i < _slots.Length; i++)
         {
-            if (Volatile.Read(ref _slots[i].TxId) != Free)
+            if (i != exceptSlot && Volatile.Read(ref _slots[i].TxId) != Free)
             {
                 var e = Volatile.Read(ref _slots[i].Epoch);
                 if (e < min)
