@@ -27,6 +27,10 @@ public sealed unsafe class StorageEnvironment : IDisposable
     private readonly Lock _retiredLock = new();
     private readonly List<(long RetireTx, PageVersion Version)> _retired = [];
     private readonly List<(long Epoch, PageVersion Version)> _retiredFlushed = []; // see ReaderSlots: freed by epoch, not snapshot
+    private readonly List<(long Epoch, PageVersionNode Node)> _retiredNodes = []; // the page table's nodes, the same way
+    private readonly List<PageVersionNode> _flushUnlinked = [];
+    private readonly List<PageVersionNode> _recycle = [];
+    private readonly List<(long Epoch, object Slots)> _retiredSlots = []; // page table arrays a rebuild replaced
     private readonly List<(long RetireTx, DataMap Map)> _retiredMaps = [];
     private readonly List<PageVersion> _replaced = [];
     private readonly List<PageVersion> _flushList = [];
@@ -366,6 +370,11 @@ public sealed unsafe class StorageEnvironment : IDisposable
             var table = _current.Table;
             table.Publish(versions, _replaced);
             tableCount = table.Count;
+            if (table.DetachReplaced() is { } grown)
+            {
+                RetireSlots(grown);
+            }
+
             Volatile.Write(ref _current, new Snapshot(txId, table, _data));
         }
 
@@ -397,7 +406,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
     {
         lock (_retiredLock)
         {
-            if (_retired.Count == 0 && _retiredMaps.Count == 0 && _retiredFlushed.Count == 0)
+            if (_retired.Count == 0 && _retiredMaps.Count == 0 && _retiredFlushed.Count == 0 && _retiredSlots.Count == 0)
             {
                 return;
             }
@@ -427,15 +436,53 @@ public sealed unsafe class StorageEnvironment : IDisposable
         }
     }
 
+    /// <summary>A commit grew the page table: its old array is reused once no transaction begun before can probe it.</summary>
+    private void RetireSlots(object slots)
+    {
+        var epoch = _slots.AdvanceEpoch(); // caller holds the publish lock: transactions that begin later see the new array
+        lock (_retiredLock)
+        {
+            _retiredSlots.Add((epoch, slots));
+        }
+    }
+
     /// <summary>Frees flushed versions no transaction but <paramref name="exceptSlot"/>'s can reach. Caller holds the retired lock.</summary>
     private void FreeFlushed(int exceptSlot)
     {
-        if (_retiredFlushed.Count == 0)
+        if (_retiredFlushed.Count == 0 && _retiredNodes.Count == 0 && _retiredSlots.Count == 0)
         {
             return;
         }
 
         var oldestEpoch = _slots.OldestEpoch(exceptSlot);
+        _recycle.Clear();
+        for (var i = _retiredNodes.Count - 1; i >= 0; i--)
+        {
+            var (epoch, node) = _retiredNodes[i];
+            if (epoch <= oldestEpoch)
+            {
+                _recycle.Add(node);
+                _retiredNodes[i] = _retiredNodes[^1];
+                _retiredNodes.RemoveAt(_retiredNodes.Count - 1);
+            }
+        }
+
+        if (_recycle.Count > 0)
+        {
+            Volatile.Read(ref _current).Table.Recycle(_recycle);
+            _recycle.Clear();
+        }
+
+        for (var i = _retiredSlots.Count - 1; i >= 0; i--)
+        {
+            if (_retiredSlots[i].Epoch <= oldestEpoch)
+            {
+                var slots = _retiredSlots[i].Slots;
+                _retiredSlots.RemoveAt(i);
+                Volatile.Read(ref _current).Table.RecycleSlots(slots);
+            }
+        }
+
         for (var i = _retiredFlushed.Count - 1; i >= 0; i--)
         {
             var (epoch, v) = _retiredFlushed[i];
@@ -564,9 +611,17 @@ public sealed unsafe class StorageEnvironment : IDisposable
                         // Every snapshot shares the table and reads the data file's current mapping, so
                         // unlinking the versions the data file now holds publishes the flush.
                         var current = _current;
-                        current.Table.RemoveFlushed(_flushList, removed);
+                        _flushUnlinked.Clear();
+                        current.Table.RemoveFlushed(_flushList, removed, _flushUnlinked);
                         retireTx = current.TxId + 1;
                         epoch = _slots.AdvanceEpoch(); // at once: a transaction begun in between would pin them
+                        if (current.Table.DetachReplaced() is { } rebuilt)
+                        {
+                            lock (_retiredLock)
+                            {
+                                _retiredSlots.Add((epoch, rebuilt));
+                            }
+                        }
                     }
 
                     lock (_retiredLock)
@@ -574,6 +629,11 @@ public sealed unsafe class StorageEnvironment : IDisposable
                         foreach (var v in removed)
                         {
                             _retiredFlushed.Add((epoch, v));
+                        }
+
+                        foreach (var n in _flushUnlinked)
+                        {
+                            _retiredNodes.Add((epoch, n));
                         }
 
                         // Now, not after the header sync below: a write transaction that starts meanwhile would find the
@@ -661,6 +721,8 @@ public sealed unsafe class StorageEnvironment : IDisposable
                 }
 
                 _retiredFlushed.Clear();
+                _retiredNodes.Clear();
+                _retiredSlots.Clear();
                 foreach (var (_, map) in _retiredMaps)
                 {
                     map.Dispose();
