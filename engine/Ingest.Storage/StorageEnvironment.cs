@@ -30,6 +30,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
     private readonly List<(long Epoch, PageVersionNode Node)> _retiredNodes = []; // the page table's nodes, the same way
     private readonly List<PageVersionNode> _flushUnlinked = [];
     private readonly List<PageVersionNode> _recycle = [];
+    private readonly List<PageVersion> _readyVersions = [];
     private readonly List<(long Epoch, object Slots)> _retiredSlots = []; // page table arrays a rebuild replaced
     private readonly List<(long RetireTx, DataMap Map)> _retiredMaps = [];
     private readonly List<PageVersion> _replaced = [];
@@ -423,17 +424,35 @@ public sealed unsafe class StorageEnvironment : IDisposable
                 }
             }
 
-            for (var i = _retired.Count - 1; i >= 0; i--)
+            FreeVersions(_retired, oldest);
+        }
+    }
+
+    /// <summary>Moves the items stamped at most <paramref name="upTo"/> from <paramref name="retired"/> to <paramref name="ready"/>.</summary>
+    private static void TakeReady<T>(List<(long Stamp, T Item)> retired, long upTo, List<T> ready)
+    {
+        for (var i = retired.Count - 1; i >= 0; i--)
+        {
+            if (retired[i].Stamp <= upTo)
             {
-                var (retireTx, v) = _retired[i];
-                if (retireTx <= oldest)
-                {
-                    Scratch.FreePages((byte*)v.Pointer, v.Pages);
-                    _retired[i] = _retired[^1];
-                    _retired.RemoveAt(_retired.Count - 1);
-                }
+                ready.Add(retired[i].Item);
+                retired[i] = retired[^1];
+                retired.RemoveAt(retired.Count - 1);
             }
         }
+    }
+
+    /// <summary>Frees the scratch copies stamped at most <paramref name="upTo"/>. Caller holds the retired lock.</summary>
+    private void FreeVersions(List<(long Stamp, PageVersion Version)> retired, long upTo)
+    {
+        _readyVersions.Clear();
+        TakeReady(retired, upTo, _readyVersions);
+        foreach (var v in _readyVersions)
+        {
+            Scratch.FreePages((byte*)v.Pointer, v.Pages);
+        }
+
+        _readyVersions.Clear();
     }
 
     /// <summary>A commit grew the page table: its old array is reused once no transaction begun before can probe it.</summary>
@@ -455,21 +474,12 @@ public sealed unsafe class StorageEnvironment : IDisposable
         }
 
         var oldestEpoch = _slots.OldestEpoch(exceptSlot);
+        var table = Volatile.Read(ref _current).Table;
         _recycle.Clear();
-        for (var i = _retiredNodes.Count - 1; i >= 0; i--)
-        {
-            var (epoch, node) = _retiredNodes[i];
-            if (epoch <= oldestEpoch)
-            {
-                _recycle.Add(node);
-                _retiredNodes[i] = _retiredNodes[^1];
-                _retiredNodes.RemoveAt(_retiredNodes.Count - 1);
-            }
-        }
-
+        TakeReady(_retiredNodes, oldestEpoch, _recycle);
         if (_recycle.Count > 0)
         {
-            Volatile.Read(ref _current).Table.Recycle(_recycle);
+            table.Recycle(_recycle);
             _recycle.Clear();
         }
 
@@ -477,22 +487,12 @@ public sealed unsafe class StorageEnvironment : IDisposable
         {
             if (_retiredSlots[i].Epoch <= oldestEpoch)
             {
-                var slots = _retiredSlots[i].Slots;
+                table.RecycleSlots(_retiredSlots[i].Slots);
                 _retiredSlots.RemoveAt(i);
-                Volatile.Read(ref _current).Table.RecycleSlots(slots);
             }
         }
 
-        for (var i = _retiredFlushed.Count - 1; i >= 0; i--)
-        {
-            var (epoch, v) = _retiredFlushed[i];
-            if (epoch <= oldestEpoch)
-            {
-                Scratch.FreePages((byte*)v.Pointer, v.Pages);
-                _retiredFlushed[i] = _retiredFlushed[^1];
-                _retiredFlushed.RemoveAt(_retiredFlushed.Count - 1);
-            }
-        }
+        FreeVersions(_retiredFlushed, oldestEpoch);
     }
 
     private void FlushLoop()

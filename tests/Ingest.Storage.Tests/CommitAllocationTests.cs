@@ -54,29 +54,28 @@ public sealed class CommitAllocationTests
         Load(env, rnd, 20_000);
         for (var warm = 0; warm < 3; warm++)
         {
-            // Cycles of commits and flushes: they fill the pools of page table nodes and slot arrays.
-            for (var b = 0; b < 4; b++)
-            {
-                Load(env, rnd, 1_000);
-            }
-
-            env.FlushNow();
+            CommitsThenFlush(env, rnd); // fills the pools of page table nodes and slot arrays
         }
 
         const int cycles = 4;
         var before = GC.GetAllocatedBytesForCurrentThread(); // the flush runs on this thread too
         for (var c = 0; c < cycles; c++)
         {
-            for (var b = 0; b < 4; b++)
-            {
-                Load(env, rnd, 1_000);
-            }
-
-            env.FlushNow();
+            CommitsThenFlush(env, rnd);
         }
 
         var perItem = (GC.GetAllocatedBytesForCurrentThread() - before) / (cycles * 4 * 1_000.0);
         Assert.True(perItem <= 64, $"{perItem:0.0} bytes allocated per item of a 1,000-item commit, flushes included");
+    }
+
+    private static void CommitsThenFlush(StorageEnvironment env, Random rnd)
+    {
+        for (var b = 0; b < 4; b++)
+        {
+            Load(env, rnd, 1_000);
+        }
+
+        env.FlushNow();
     }
 
     /// <summary>Durable, no background flush (the page table keeps every page), journal files that the runs do not fill.</summary>
