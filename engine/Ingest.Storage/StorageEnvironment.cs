@@ -455,6 +455,24 @@ public sealed unsafe class StorageEnvironment : IDisposable
         _readyVersions.Clear();
     }
 
+    /// <summary>Maps the pages just flushed into the data file's mapping, one call per run of consecutive pages.</summary>
+    private void PopulateFlushed(DataMap map)
+    {
+        long start = -1, end = -1;
+        foreach (var e in _flushList)
+        {
+            if (e.Page != end)
+            {
+                map.Populate(start, end - start);
+                start = e.Page;
+            }
+
+            end = e.Page + e.Pages;
+        }
+
+        map.Populate(start, end - start);
+    }
+
     /// <summary>A commit grew the page table: its old array is reused once no transaction begun before can probe it.</summary>
     private void RetireSlots(object slots)
     {
@@ -603,6 +621,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
                     }
 
                     _data.Sync();
+                    PopulateFlushed(map);
                     var removed = _flushRemoved;
                     removed.Clear();
                     long retireTx, epoch;

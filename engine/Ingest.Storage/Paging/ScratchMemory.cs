@@ -15,7 +15,7 @@ namespace Ingest.Storage.Paging;
 /// high-water mark of resident memory.
 /// </para>
 /// </summary>
-internal sealed unsafe partial class ScratchMemory : IDisposable
+internal sealed unsafe class ScratchMemory : IDisposable
 {
     private const int ChunkBytes = 2 * 1024 * 1024;
 
@@ -141,11 +141,8 @@ internal sealed unsafe partial class ScratchMemory : IDisposable
     private byte* NewChunk()
     {
         var chunk = (byte*)NativeMemory.AlignedAlloc(ChunkBytes, ChunkBytes);
-        if (OperatingSystem.IsLinux())
-        {
-            // A hint: with THP in "madvise" mode the chunk faults in as one huge page. Failure only costs speed.
-            _ = Native.Madvise(chunk, ChunkBytes, Native.MadvHugePage);
-        }
+        // A hint: with THP in "madvise" mode the chunk faults in as one huge page.
+        MemoryAdvice.Advise(chunk, ChunkBytes, MemoryAdvice.HugePage);
 
         _chunks.Add((nint)chunk);
         Interlocked.Increment(ref _liveBlocks);
@@ -154,19 +151,7 @@ internal sealed unsafe partial class ScratchMemory : IDisposable
 
     private static void Release(byte* page, int bytes)
     {
-        if (OperatingSystem.IsLinux())
-        {
-            // The page reads as zeros when next touched; scratch pages are always overwritten before use.
-            _ = Native.Madvise(page, (nuint)bytes, Native.MadvDontNeed);
-        }
-    }
-
-    private static partial class Native
-    {
-        public const int MadvDontNeed = 4;
-        public const int MadvHugePage = 14;
-
-        [LibraryImport("libc", EntryPoint = "madvise", SetLastError = true)]
-        public static partial int Madvise(void* address, nuint length, int advice);
+        // The page reads as zeros when next touched; scratch pages are always overwritten before use.
+        MemoryAdvice.Advise(page, (nuint)bytes, MemoryAdvice.DontNeed);
     }
 }
