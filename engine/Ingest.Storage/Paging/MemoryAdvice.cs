@@ -11,6 +11,9 @@ internal static unsafe partial class MemoryAdvice
     /// <summary>Maps the range's pages (page cache) into the page table now: their first read does not fault (Linux 5.14).</summary>
     public const int PopulateRead = 22;
 
+    /// <summary>Faults the range in writable now (anonymous memory: zeroed by the kernel here, not on first touch; Linux 5.14).</summary>
+    public const int PopulateWrite = 23;
+
     public static void Advise(void* address, nuint length, int advice)
     {
         if (OperatingSystem.IsLinux())
