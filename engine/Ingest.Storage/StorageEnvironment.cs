@@ -26,6 +26,12 @@ public sealed unsafe class StorageEnvironment : IDisposable
     private readonly Lock _flushLock = new();
     private readonly Lock _retiredLock = new();
     private readonly List<(long RetireTx, PageVersion Version)> _retired = [];
+    private readonly List<(long Epoch, PageVersion Version)> _retiredFlushed = []; // see ReaderSlots: freed by epoch, not snapshot
+    private readonly List<(long Epoch, PageVersionNode Node)> _retiredNodes = []; // the page table's nodes, the same way
+    private readonly List<PageVersionNode> _flushUnlinked = [];
+    private readonly List<PageVersionNode> _recycle = [];
+    private readonly List<PageVersion> _readyVersions = [];
+    private readonly List<(long Epoch, object Slots)> _retiredSlots = []; // page table arrays a rebuild replaced
     private readonly List<(long RetireTx, DataMap Map)> _retiredMaps = [];
     private readonly List<PageVersion> _replaced = [];
     private readonly List<PageVersion> _flushList = [];
@@ -383,6 +389,11 @@ public sealed unsafe class StorageEnvironment : IDisposable
             var table = _current.Table;
             table.Publish(versions, _replaced);
             tableCount = table.Count;
+            if (table.DetachReplaced() is { } grown)
+            {
+                RetireSlots(grown);
+            }
+
             Volatile.Write(ref _current, new Snapshot(txId, table, _data));
         }
 
@@ -414,10 +425,12 @@ public sealed unsafe class StorageEnvironment : IDisposable
     {
         lock (_retiredLock)
         {
-            if (_retired.Count == 0 && _retiredMaps.Count == 0)
+            if (_retired.Count == 0 && _retiredMaps.Count == 0 && _retiredFlushed.Count == 0 && _retiredSlots.Count == 0)
             {
                 return;
             }
+
+            FreeFlushed(exceptSlot: -1);
 
             var oldest = _slots.Oldest();
             for (var i = _retiredMaps.Count - 1; i >= 0; i--)
@@ -429,17 +442,93 @@ public sealed unsafe class StorageEnvironment : IDisposable
                 }
             }
 
-            for (var i = _retired.Count - 1; i >= 0; i--)
+            FreeVersions(_retired, oldest);
+        }
+    }
+
+    /// <summary>Moves the items stamped at most <paramref name="upTo"/> from <paramref name="retired"/> to <paramref name="ready"/>.</summary>
+    private static void TakeReady<T>(List<(long Stamp, T Item)> retired, long upTo, List<T> ready)
+    {
+        for (var i = retired.Count - 1; i >= 0; i--)
+        {
+            if (retired[i].Stamp <= upTo)
             {
-                var (retireTx, v) = _retired[i];
-                if (retireTx <= oldest)
-                {
-                    Scratch.FreePages((byte*)v.Pointer, v.Pages);
-                    _retired[i] = _retired[^1];
-                    _retired.RemoveAt(_retired.Count - 1);
-                }
+                ready.Add(retired[i].Item);
+                retired[i] = retired[^1];
+                retired.RemoveAt(retired.Count - 1);
             }
         }
+    }
+
+    /// <summary>Frees the scratch copies stamped at most <paramref name="upTo"/>. Caller holds the retired lock.</summary>
+    private void FreeVersions(List<(long Stamp, PageVersion Version)> retired, long upTo)
+    {
+        _readyVersions.Clear();
+        TakeReady(retired, upTo, _readyVersions);
+        foreach (var v in _readyVersions)
+        {
+            Scratch.FreePages((byte*)v.Pointer, v.Pages);
+        }
+
+        _readyVersions.Clear();
+    }
+
+    /// <summary>Maps the pages just flushed into the data file's mapping, one call per run of consecutive pages.</summary>
+    private void PopulateFlushed(DataMap map)
+    {
+        long start = -1, end = -1;
+        foreach (var e in _flushList)
+        {
+            if (e.Page != end)
+            {
+                map.Populate(start, end - start);
+                start = e.Page;
+            }
+
+            end = e.Page + e.Pages;
+        }
+
+        map.Populate(start, end - start);
+    }
+
+    /// <summary>A commit grew the page table: its old array is reused once no transaction begun before can probe it.</summary>
+    private void RetireSlots(object slots)
+    {
+        var epoch = _slots.AdvanceEpoch(); // caller holds the publish lock: transactions that begin later see the new array
+        lock (_retiredLock)
+        {
+            _retiredSlots.Add((epoch, slots));
+        }
+    }
+
+    /// <summary>Frees flushed versions no transaction but <paramref name="exceptSlot"/>'s can reach. Caller holds the retired lock.</summary>
+    private void FreeFlushed(int exceptSlot)
+    {
+        if (_retiredFlushed.Count == 0 && _retiredNodes.Count == 0 && _retiredSlots.Count == 0)
+        {
+            return;
+        }
+
+        var oldestEpoch = _slots.OldestEpoch(exceptSlot);
+        var table = Volatile.Read(ref _current).Table;
+        _recycle.Clear();
+        TakeReady(_retiredNodes, oldestEpoch, _recycle);
+        if (_recycle.Count > 0)
+        {
+            table.Recycle(_recycle);
+            _recycle.Clear();
+        }
+
+        for (var i = _retiredSlots.Count - 1; i >= 0; i--)
+        {
+            if (_retiredSlots[i].Epoch <= oldestEpoch)
+            {
+                table.RecycleSlots(_retiredSlots[i].Slots);
+                _retiredSlots.RemoveAt(i);
+            }
+        }
+
+        FreeVersions(_retiredFlushed, oldestEpoch);
     }
 
     private void FlushLoop()
@@ -554,19 +643,45 @@ public sealed unsafe class StorageEnvironment : IDisposable
                     }
 
                     _data.Sync();
+                    PopulateFlushed(map);
                     var removed = _flushRemoved;
                     removed.Clear();
-                    long retireTx;
+                    long retireTx, epoch;
                     lock (_publishLock)
                     {
                         // Every snapshot shares the table and reads the data file's current mapping, so
                         // unlinking the versions the data file now holds publishes the flush.
                         var current = _current;
-                        current.Table.RemoveFlushed(_flushList, removed);
+                        _flushUnlinked.Clear();
+                        current.Table.RemoveFlushed(_flushList, removed, _flushUnlinked);
                         retireTx = current.TxId + 1;
+                        epoch = _slots.AdvanceEpoch(); // at once: a transaction begun in between would pin them
+                        if (current.Table.DetachReplaced() is { } rebuilt)
+                        {
+                            lock (_retiredLock)
+                            {
+                                _retiredSlots.Add((epoch, rebuilt));
+                            }
+                        }
                     }
 
-                    Retire(removed, retireTx);
+                    lock (_retiredLock)
+                    {
+                        foreach (var v in removed)
+                        {
+                            _retiredFlushed.Add((epoch, v));
+                        }
+
+                        foreach (var n in _flushUnlinked)
+                        {
+                            _retiredNodes.Add((epoch, n));
+                        }
+
+                        // Now, not after the header sync below: a write transaction that starts meanwhile would find the
+                        // pool empty and fault in fresh pages. This flush's own slot reads none of them any more.
+                        FreeFlushed(exceptSlot: slot);
+                    }
+
                     if (replacedMap != null)
                     {
                         lock (_retiredLock)
@@ -641,6 +756,14 @@ public sealed unsafe class StorageEnvironment : IDisposable
                 }
 
                 _retired.Clear();
+                foreach (var (_, v) in _retiredFlushed)
+                {
+                    Scratch.FreePages((byte*)v.Pointer, v.Pages);
+                }
+
+                _retiredFlushed.Clear();
+                _retiredNodes.Clear();
+                _retiredSlots.Clear();
                 foreach (var (_, map) in _retiredMaps)
                 {
                     map.Dispose();

@@ -45,6 +45,39 @@ public sealed class CommitAllocationTests
         Assert.True(perItem <= 64, $"{perItem:0.0} bytes allocated per item of a 1,000-item commit");
     }
 
+    [Fact]
+    public void Batched_commits_with_flushes_between_them_allocate_at_most_64_bytes_per_item()
+    {
+        using var dir = new TestDirectory();
+        using var env = StorageEnvironment.Open(dir.Path, Options());
+        var rnd = new Random(9);
+        Load(env, rnd, 20_000);
+        for (var warm = 0; warm < 3; warm++)
+        {
+            CommitsThenFlush(env, rnd); // fills the pools of page table nodes and slot arrays
+        }
+
+        const int cycles = 4;
+        var before = GC.GetAllocatedBytesForCurrentThread(); // the flush runs on this thread too
+        for (var c = 0; c < cycles; c++)
+        {
+            CommitsThenFlush(env, rnd);
+        }
+
+        var perItem = (GC.GetAllocatedBytesForCurrentThread() - before) / (cycles * 4 * 1_000.0);
+        Assert.True(perItem <= 64, $"{perItem:0.0} bytes allocated per item of a 1,000-item commit, flushes included");
+    }
+
+    private static void CommitsThenFlush(StorageEnvironment env, Random rnd)
+    {
+        for (var b = 0; b < 4; b++)
+        {
+            Load(env, rnd, 1_000);
+        }
+
+        env.FlushNow();
+    }
+
     /// <summary>Durable, no background flush (the page table keeps every page), journal files that the runs do not fill.</summary>
     private static StorageOptions Options()
     {

@@ -119,6 +119,46 @@ public sealed class EnvironmentTests
         }
     }
 
+    [Fact]
+    public void Flushed_pages_return_to_the_scratch_pool_once_the_transactions_older_than_the_flush_end()
+    {
+        using var dir = new TestDirectory();
+        using var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options(backgroundFlush: false));
+        using (var tx = env.BeginWrite())
+        {
+            var t = tx.CreateTree("t");
+            for (var i = 0; i < 2_000; i++)
+            {
+                t.Put(Keys.Of(i), new byte[100]);
+            }
+
+            tx.Commit();
+        }
+
+        var committed = env.Scratch.Outstanding;
+        var older = env.BeginRead(); // may hold pointers to the committed scratch versions
+        env.FlushNow();
+        Assert.Equal(0, env.FlushBacklogPages);
+        Assert.Equal(committed, env.Scratch.Outstanding); // the older reader still pins them
+
+        // Both begin after the flush unlinked the versions, on the same snapshot as the older reader: they read the
+        // data file, so they must not keep the versions alive (they did while their snapshot id was all that counted).
+        var newer = env.BeginRead();
+        using (var write = env.BeginWrite())
+        {
+            Assert.True(write.OpenTree("t")!.TryGet(Keys.Of(7), out _));
+            Assert.True(older.OpenTree("t")!.TryGet(Keys.Of(1_999), out var value));
+            Assert.Equal(100, value.Length);
+            older.Dispose();
+            Assert.Equal(committed, env.Scratch.Outstanding); // freed when a transaction ends, as before
+        }
+
+        Assert.True(env.Scratch.Outstanding < committed / 4, $"{env.Scratch.Outstanding} of {committed} scratch pages still held");
+        Assert.True(newer.OpenTree("t")!.TryGet(Keys.Of(1_999), out var again));
+        Assert.Equal(100, again.Length);
+        newer.Dispose();
+    }
+
     private static int OpenFileDescriptors() => Directory.Exists("/proc/self/fd") ? Directory.GetFiles("/proc/self/fd").Length : -1;
 
     [Fact]

@@ -21,6 +21,10 @@ public sealed class PageTableTests
             var added = pages.Select(p => new PageVersion { Page = p, TxId = tx, Pointer = (nint)((p * 1_000) + tx), Pages = 1 }).OrderBy(v => v.Page).ToArray();
             replaced.Clear();
             table.Publish(added, replaced);
+            if (table.DetachReplaced() is { } grown)
+            {
+                table.RecycleSlots(grown); // no reader probes it here: the next rebuild of its size reuses it
+            }
             foreach (var p in pages)
             {
                 var list = versions.TryGetValue(p, out var l) ? l : versions[p] = [];
@@ -45,7 +49,14 @@ public sealed class PageTableTests
                     Assert.Equal(expectFlush, flushed.Any(f => f.Page == page && f.TxId == seen.Tx && f.Pointer == seen.Pointer));
                 }
 
-                table.RemoveFlushed(flushed, []);
+                var unlinked = new List<PageVersionNode>();
+                table.RemoveFlushed(flushed, [], unlinked);
+                Assert.Equal(unlinked.Count, unlinked.Distinct().Count());
+                table.Recycle(unlinked); // no reader walks them here: the next commits reuse them at once
+                if (table.DetachReplaced() is { } rebuilt)
+                {
+                    table.RecycleSlots(rebuilt);
+                }
                 foreach (var f in flushed)
                 {
                     flushedTx[f.Page] = f.TxId;

@@ -50,6 +50,48 @@ public sealed unsafe class ScratchMemoryTests
     }
 
     [Fact]
+    public void The_next_chunk_is_faulted_in_ahead_and_carved_after_the_current_one()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return; // the prefault is a Linux madvise
+        }
+
+        using var scratch = new ScratchMemory();
+        var pages = new List<nint> { (nint)scratch.AllocatePages(1) }; // the first chunk, allocated here; the next is prepared meanwhile
+        Assert.True(SpinWait.SpinUntil(() => scratch.ReadyChunk != 0, TimeSpan.FromSeconds(30)), "no chunk was prepared ahead");
+        var ready = scratch.ReadyChunk;
+        for (var i = 1; i < 257; i++)
+        {
+            pages.Add((nint)scratch.AllocatePages(1));
+        }
+
+        Assert.Equal(ready, pages[256]); // the 257th page starts the prepared chunk
+        Assert.Equal(2, scratch.LiveBlocks); // a chunk counts once it is carved
+        foreach (var p in pages)
+        {
+            new Span<byte>((void*)p, PageSize).Fill(7);
+            scratch.FreePages((byte*)p, 1);
+        }
+    }
+
+    [Fact]
+    public void Without_prefault_no_chunk_is_prepared_and_dispose_frees_a_prepared_one()
+    {
+        using (var quiet = new ScratchMemory(prefault: false))
+        {
+            quiet.FreePages(quiet.AllocatePages(1), 1);
+            Assert.Equal(0, quiet.ReadyChunk);
+        }
+
+        var scratch = new ScratchMemory();
+        scratch.FreePages(scratch.AllocatePages(1), 1);
+        scratch.Dispose(); // with a chunk ready or still being prepared: either is freed, nothing counted stays
+        Assert.Equal(0, scratch.LiveBlocks);
+        Assert.Equal(0, scratch.ReadyChunk);
+    }
+
+    [Fact]
     public void Runs_of_several_pages_are_separate_blocks_and_dispose_gives_everything_back()
     {
         var scratch = new ScratchMemory();
@@ -83,8 +125,10 @@ public sealed unsafe class ScratchMemoryTests
             scratch.FreePages((byte*)p, 1);
         }
 
+        Assert.Equal(10, scratch.FreshPages);
         for (var i = 0; i < pages.Length; i++)
         {
+            Assert.Equal(Math.Max(0, i - 4), scratch.ReleasedPagesReused); // the cold ones, counted for benchmarks
             var p = scratch.AllocatePages(1);
             var bytes = new Span<byte>(p, PageSize);
             if (i < 4)
@@ -101,5 +145,8 @@ public sealed unsafe class ScratchMemoryTests
             bytes.Fill(0xCD);
             Assert.True(bytes.IndexOfAnyExcept((byte)0xCD) < 0);
         }
+
+        Assert.Equal(10, scratch.FreshPages);
+        Assert.Equal(6, scratch.ReleasedPagesReused);
     }
 }

@@ -82,6 +82,19 @@ internal sealed unsafe class DataMap : IDisposable
         }
     }
 
+    /// <summary>
+    /// Maps <paramref name="pages"/> pages from <paramref name="page"/> (just written, so in the page cache) into the
+    /// process now, on the flusher's thread: otherwise the next transaction to read them takes the faults, one per
+    /// 64 KiB (a sorted delete over a flushed 1M-key load: 4.4k faults, a fifth of its CPU time).
+    /// </summary>
+    public void Populate(long page, long pages)
+    {
+        if (page >= 0 && pages > 0 && page + pages <= PageCount)
+        {
+            MemoryAdvice.Advise(_base + (page << PageHeader.PageShift), (nuint)(pages << PageHeader.PageShift), MemoryAdvice.PopulateRead);
+        }
+    }
+
     /// <summary>The page's bytes as they are in the file, not verified (the verifier checks them itself).</summary>
     public byte* GetPageUnverified(long page) => (ulong)page < (ulong)PageCount ? _base + (page << PageHeader.PageShift) : null;
 

@@ -222,6 +222,9 @@ public sealed unsafe class WriteTransaction : IDisposable
         return dirty != 0 ? (byte*)dirty : BaseSnapshot.GetPage(page);
     }
 
+    /// <summary>True if this transaction already has its own copy of <paramref name="page"/>.</summary>
+    internal bool IsModified(long page) => _dirty.Find(page) != 0;
+
     internal void CountDescent() => _descents++;
 
     internal void CountPostingListUpdate(long leavesMerged)

@@ -314,6 +314,7 @@ public sealed unsafe partial class Tree
     /// true (no split or merge since): climbs it only as far as the first branch whose range holds
     /// the key, then descends.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // per leaf of a sorted batch: see DeleteSortedCore
     private long FindLeafFromPath(ReadOnlySpan<byte> key)
     {
         _pages.CountDescent();

@@ -222,6 +222,7 @@ internal static unsafe class TreePage
     /// entries after <paramref name="from"/> (the next key of a sorted batch): probes from, from + 1,
     /// from + 3, from + 7, ... and searches only the last gap, so a dense batch touches one or two slots per key.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // per key or leaf of a sorted batch: see Tree.DeleteSortedCore
     public static int SearchLeafNear(byte* p, ReadOnlySpan<byte> key, out bool found, int from)
     {
         var count = GetCount(p);
@@ -432,6 +433,7 @@ internal static unsafe class TreePage
     /// is clear to <paramref name="p"/>, which has no fragmentation and room for them (the caller
     /// checked). Each entry is copied once and its slot keeps its key prefix.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // per key or leaf of a sorted batch: see Tree.DeleteSortedCore
     public static void AppendAllBut(byte* p, byte* source, ulong* skip)
     {
         var count = GetCount(source);

@@ -38,6 +38,9 @@ internal sealed class IngestStorageSystem : IKeyValueStore, IPostingListStore
 
     public void Dispose() => _environment.Dispose();
 
+    /// <summary>Scratch pages handed out that faulted in on first touch (fresh, or released to the kernel earlier): what zeroing costs a write.</summary>
+    public long ColdScratchPages => _environment.Scratch.FreshPages + _environment.Scratch.ReleasedPagesReused;
+
     public void Settle()
     {
         var deadline = DateTime.UtcNow.AddMinutes(2);
@@ -50,6 +53,11 @@ internal sealed class IngestStorageSystem : IKeyValueStore, IPostingListStore
 
             Thread.Sleep(5);
         }
+
+        // The backlog reads 0 as soon as the flush unlinks its pages; this waits (on the flush lock) for the rest of
+        // that flush: handing the pages back to the scratch pool, the header sync. A write started before that ran on
+        // fresh pages while the pool refilled beside it.
+        _environment.FlushNow();
     }
 
     public void AddSorted(string list, ReadOnlySpan<long> sortedIds)

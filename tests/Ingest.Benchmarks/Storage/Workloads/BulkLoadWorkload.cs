@@ -13,7 +13,14 @@ internal sealed class BulkLoadWorkload : KeyValueWorkload
     {
         var tree = store.OpenTree(WorkloadContext.LoadedTreeName);
         var items = context.Data.Loaded;
-        var result = Measure.Operations(items.Count, () => WorkloadContext.LoadInOneTransaction(store, tree, items));
+        var usage = default(ThreadUsage);
+        var result = Measure.Operations(items.Count, () =>
+        {
+            var before = ThreadUsage.Now();
+            WorkloadContext.LoadInOneTransaction(store, tree, items);
+            usage = ThreadUsage.Now() - before;
+        });
+        context.Log.WriteLine($"[{store.Name}] {Name}: the loading thread used {usage}");
         context.MarkLoaded(tree);
         return result;
     }

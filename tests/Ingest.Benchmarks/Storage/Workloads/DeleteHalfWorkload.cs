@@ -29,8 +29,11 @@ internal sealed class DeleteHalfWorkload(bool sortedBatch) : KeyValueWorkload
 
         var deleted = 0;
         using var transaction = store.BeginWrite();
+        var usage = default(ThreadUsage);
+        var coldBefore = (store as IngestStorageSystem)?.ColdScratchPages ?? 0;
         var result = Measure.Operations(keys.Count, () =>
         {
+            var before = ThreadUsage.Now();
             if (sortedBatch)
             {
                 deleted = transaction.DeleteSorted(tree, keys);
@@ -45,7 +48,11 @@ internal sealed class DeleteHalfWorkload(bool sortedBatch) : KeyValueWorkload
                     }
                 }
             }
+
+            usage = ThreadUsage.Now() - before;
         });
+        var cold = store is IngestStorageSystem ingest ? $", {ingest.ColdScratchPages - coldBefore:N0} cold scratch pages" : string.Empty;
+        context.Log.WriteLine($"[{store.Name}] {Name}: the deleting thread used {usage}{cold}");
         var commit = System.Diagnostics.Stopwatch.StartNew();
         transaction.Commit();
         context.Log.WriteLine($"[{store.Name}] {Name}: commit after the deletes took {commit.Elapsed.TotalMilliseconds:0} ms (not timed)");
