@@ -24,6 +24,16 @@ internal sealed record IngestionMeasurement(long Documents, long Bytes, TimeSpan
     /// <summary>Times the source had to wait for the store (ingest only): the store was the bottleneck.</summary>
     public long? ProducerWaits { get; init; }
 
+    /// <summary>
+    /// CPU time this process spent from the start of the run to its end (all threads: consumer,
+    /// librdkafka, writer, store), or null if not measured. Less sensitive to a busy machine than
+    /// the rates, since time spent waiting for a core is not counted.
+    /// </summary>
+    public TimeSpan? ProcessCpu { get; init; }
+
+    /// <summary>Process CPU time per document, in microseconds.</summary>
+    public double? CpuMicrosecondsPerDocument => ProcessCpu is { } cpu && Documents > 0 ? cpu.TotalMicroseconds / Documents : null;
+
     private double Seconds => Math.Max(Elapsed.TotalSeconds, 1e-9);
 
     public double DocumentsPerSecond => Documents / Seconds;

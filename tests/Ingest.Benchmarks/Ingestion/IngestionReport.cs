@@ -117,6 +117,11 @@ internal static class IngestionReport
         var line = string.Create(
             CultureInfo.InvariantCulture,
             $"{label} {m.Documents,10:N0} docs {m.DocumentsPerSecond,12:N0} docs/s {m.MegabytesPerSecond,7:N1} MB/s {m.Elapsed.TotalSeconds,7:N2} s (+{m.Startup.TotalSeconds:N2} s to the first message)");
+        if (m.CpuMicrosecondsPerDocument is { } cpu)
+        {
+            line += string.Create(CultureInfo.InvariantCulture, $", {cpu:N2} us process CPU/doc");
+        }
+
         return m.CommitP50 is { } p50
             ? string.Create(CultureInfo.InvariantCulture, $"{line}; {m.Batches:N0} batches, commit p50 {Milliseconds(p50)} ms p99 {Milliseconds(m.CommitP99 ?? TimeSpan.Zero)} ms, batch p50 {m.BatchP50:N0}, {m.ClosedByDelay:N0} batches closed by the delay, {m.ProducerWaits:N0} waits for the store")
             : line;

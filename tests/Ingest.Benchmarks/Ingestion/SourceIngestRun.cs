@@ -21,6 +21,7 @@ internal static class SourceIngestRun
         var source = createSource(store);
         await using (source.ConfigureAwait(false))
         {
+            var cpuStarted = ProcessCpu.Now();
             var started = Stopwatch.GetTimestamp();
             await source.StartAsync(CancellationToken.None).ConfigureAwait(false);
             long first = 0;
@@ -49,6 +50,7 @@ internal static class SourceIngestRun
             }
 
             var end = Stopwatch.GetTimestamp();
+            var cpu = ProcessCpu.Now() - cpuStarted;
             if (first == 0)
             {
                 first = started;
@@ -75,6 +77,7 @@ internal static class SourceIngestRun
                 Batches = batching.Commits,
                 ClosedByDelay = batching.ClosedBy(BatchCloseReason.Delay),
                 ProducerWaits = batching.ProducerWaits,
+                ProcessCpu = cpu,
             };
         }
     }

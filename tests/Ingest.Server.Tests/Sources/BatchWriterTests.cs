@@ -124,6 +124,52 @@ public sealed class BatchWriterTests : IDisposable
         Assert.StartsWith("Rejected by the store:", Assert.Single(Store.GetDeadLetters()).Reason, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Batches_written_while_earlier_ones_commit_are_acknowledged_in_order_and_positions_never_go_back()
+    {
+        var source = new RecordingAcknowledger(Store);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
+
+        for (var offset = 0; offset < 200; offset++)
+        {
+            await writer.AddAsync(Put($"doc-{offset}", offset));
+        }
+
+        await writer.DrainAsync();
+
+        Assert.Equal(200, source.Acknowledged.Count);
+        for (var i = 0; i < 200; i++)
+        {
+            Assert.Equal([(long)i], source.Acknowledged[i]);
+        }
+
+        Assert.True(source.DocumentsPresentWhenAcknowledged);
+        Assert.Equal(200, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
+        Assert.Equal(200, writer.Written);
+        Assert.Equal(200, writer.Done);
+    }
+
+    [Fact]
+    public async Task A_batch_the_store_refuses_at_once_is_retried_before_any_later_batch_is_written()
+    {
+        var source = new RecordingAcknowledger(Store);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
+        var tooLongId = new string('x', DocumentStoreOptions.MaxIdBytes + 1);
+
+        await writer.AddAsync(Put("a", 0));
+        await writer.AddAsync(Put(tooLongId, 1));
+        await writer.AddAsync(Put("b", 2));
+        await writer.AddAsync(Put("c", 3));
+        await writer.DrainAsync();
+
+        Assert.Equal([[0L], [1L], [2L], [3L]], source.Acknowledged);
+        Assert.Equal(1, Assert.Single(Store.GetDeadLetters()).Position.NextOffset);
+        Assert.NotNull(Store.Get("c"));
+        Assert.Equal(4, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
+        Assert.Equal(3, writer.Written);
+        Assert.Equal(1, writer.DeadLetters);
+    }
+
     public void Dispose() => _temp.Dispose();
 
     private static IngestItem Put(string id, long offset) =>
