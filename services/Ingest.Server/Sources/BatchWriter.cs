@@ -17,7 +17,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
 
     // One batch commits while the next is built and queued behind it (the store merges queued
     // batches into one transaction): the commit's sync no longer stalls building the next batch.
-    private const int MaxWritesInFlight = 2;
+    private const int MaxWritesInFlight = 3;
     private const int MaxDeadLetterBytes = 1024 * 1024;
 
     // The mapper reads bodies with the JSON reader's default depth limit; the store may trust its
