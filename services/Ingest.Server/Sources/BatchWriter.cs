@@ -433,17 +433,43 @@ public sealed partial class BatchWriter : IAsyncDisposable
         operationItems.Clear();
         included.Clear();
         long written = 0, deadLetters = 0, dropped = 0;
+
+        // Items come in runs from one partition and epoch: ask the source once per run (a lock and
+        // a lookup each), and copy the items being written aside only once one is dropped.
+        string? runOrigin = null;
+        int runPartition = 0, runEpoch = 0;
+        var runCurrent = false;
+        var allIncluded = true;
         for (var i = 0; i < items.Length; i++)
         {
             ref readonly var item = ref items[i];
-            if (!_acknowledger.IsCurrent(item))
+            if (!ReferenceEquals(item.Origin, runOrigin) || item.Partition != runPartition || item.Epoch != runEpoch)
             {
+                runCurrent = _acknowledger.IsCurrent(item);
+                (runOrigin, runPartition, runEpoch) = (item.Origin, item.Partition, item.Epoch);
+            }
+
+            if (!runCurrent)
+            {
+                if (allIncluded)
+                {
+                    allIncluded = false;
+                    for (var j = 0; j < i; j++)
+                    {
+                        included.Add(items[j]);
+                    }
+                }
+
                 dropped++;
                 continue;
             }
 
-            included.Add(item);
-            if (rejections.TryGetValue(i, out var problem))
+            if (!allIncluded)
+            {
+                included.Add(item);
+            }
+
+            if (rejections.Count > 0 && rejections.TryGetValue(i, out var problem))
             {
                 var raw = item.Payload.Length <= MaxDeadLetterBytes ? item.Payload.Span : item.Payload.Span[..MaxDeadLetterBytes];
                 var reason = item.Kind switch
@@ -503,11 +529,12 @@ public sealed partial class BatchWriter : IAsyncDisposable
             }
         }
 
-        if (included.Count > 0)
+        var beingWritten = allIncluded ? items : System.Runtime.InteropServices.CollectionsMarshal.AsSpan(included);
+        if (beingWritten.Length > 0)
         {
             // Positions commit in the same transaction as the documents they account for, and
             // for exactly those: the source may lose a partition while this batch is built.
-            _acknowledger.AddPositions(write, System.Runtime.InteropServices.CollectionsMarshal.AsSpan(included));
+            _acknowledger.AddPositions(write, beingWritten);
         }
 
         return (written, deadLetters, dropped);

@@ -55,6 +55,26 @@ public sealed class BatchWriterTests : IDisposable
     }
 
     [Fact]
+    public async Task Positions_account_for_exactly_the_items_written_when_some_of_a_batch_are_dropped()
+    {
+        var source = new RecordingAcknowledger(Store) { CurrentEpoch = 2 };
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 5 }, source, NullLogger.Instance);
+
+        await writer.AddAsync(Put("a", 0) with { Epoch = 2 });
+        await writer.AddAsync(Put("b", 1) with { Epoch = 2 });
+        await writer.AddAsync(Put("stale", 5) with { Epoch = 1 });
+        await writer.AddAsync(Put("c", 2) with { Epoch = 2 });
+        await writer.AddAsync(Put("stale-too", 7) with { Epoch = 1 });
+        await writer.DrainAsync();
+
+        Assert.Equal(3, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
+        Assert.Null(Store.Get("stale"));
+        Assert.NotNull(Store.Get("c"));
+        Assert.Equal(3, writer.Written);
+        Assert.Equal(2, writer.Dropped);
+    }
+
+    [Fact]
     public async Task A_message_the_store_rejects_becomes_a_dead_letter_and_the_rest_of_its_batch_lands()
     {
         var source = new RecordingAcknowledger(Store);
