@@ -172,6 +172,11 @@ public sealed partial class BatchWriter : IAsyncDisposable
         var rejections = new Dictionary<int, string>();
         Task<Batch<IngestItem>?>? take = null;
         WriteSlot? newestStarted = null;
+
+        // The newest batch that had something to write: while it is in flight, the next write
+        // queues behind it, also when batches with nothing to write (every item dropped) came in
+        // between. Once it is finished, it and everything before it is durable.
+        WriteSlot? lastWrite = null;
         try
         {
             while (true)
@@ -231,9 +236,13 @@ public sealed partial class BatchWriter : IAsyncDisposable
                 }
 
                 var slot = free.Pop();
-                Start(slot, batch, newest, included, rejections);
+                Start(slot, batch, lastWrite is { IsInFlight: true } ? lastWrite : null, included, rejections);
                 flight.Enqueue(slot);
                 newestStarted = slot;
+                if (slot.Write.Count > 0)
+                {
+                    lastWrite = slot;
+                }
             }
         }
         catch (Exception ex)
@@ -304,7 +313,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
 
         try
         {
-            slot.Pending = predecessor is { Write.Count: > 0 } ? _store.WriteAfterAsync(slot.Write, predecessor.Write) : _store.WriteAsync(slot.Write);
+            slot.Pending = predecessor is null ? _store.WriteAsync(slot.Write) : _store.WriteAfterAsync(slot.Write, predecessor.Write);
             slot.Enqueued = true;
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
@@ -598,6 +607,9 @@ public sealed partial class BatchWriter : IAsyncDisposable
         public List<int> OperationItems { get; } = [];
 
         public Batch<IngestItem>? Batch { get; set; }
+
+        /// <summary>Started and not yet finished (or abandoned).</summary>
+        public bool IsInFlight => Batch is not null;
 
         public Activity? Activity { get; set; }
 
