@@ -13,6 +13,11 @@ namespace Ingest.Server.Sources;
 public sealed partial class BatchWriter : IAsyncDisposable
 {
     private static readonly TimeSpan MaxRetryDelay = TimeSpan.FromSeconds(5);
+    private static readonly Task<WriteResult> NothingToWrite = Task.FromResult(default(WriteResult));
+
+    // One batch commits while the next is built and queued behind it (the store merges queued
+    // batches into one transaction): the commit's sync no longer stalls building the next batch.
+    private const int MaxWritesInFlight = 3;
     private const int MaxDeadLetterBytes = 1024 * 1024;
 
     // The mapper reads bodies with the JSON reader's default depth limit; the store may trust its
@@ -156,34 +161,87 @@ public sealed partial class BatchWriter : IAsyncDisposable
 
     private async Task RunAsync()
     {
-        var write = new WriteBatch();
-        var operationItems = new List<int>();
+        var flight = new Queue<WriteSlot>(MaxWritesInFlight);
+        var free = new Stack<WriteSlot>(MaxWritesInFlight);
+        for (var i = 0; i < MaxWritesInFlight; i++)
+        {
+            free.Push(new WriteSlot());
+        }
+
         var included = new List<IngestItem>();
         var rejections = new Dictionary<int, string>();
+        Task<Batch<IngestItem>?>? take = null;
+        WriteSlot? newestStarted = null;
+
+        // The newest batch that had something to write: while it is in flight, the next write
+        // queues behind it, also when batches with nothing to write (every item dropped) came in
+        // between. Once it is finished, it and everything before it is durable.
+        WriteSlot? lastWrite = null;
         try
         {
-            while (await _batcher.TakeAsync(CancellationToken.None).ConfigureAwait(false) is { } batch)
+            while (true)
             {
-                using (batch)
-                using (Telemetry.IngestTracing.StartBatch(_source, batch))
+                // Oldest first, so acknowledgements and the done count follow the broker's order.
+                while (flight.TryPeek(out var oldest) && oldest.Pending!.IsCompleted)
                 {
-                    try
+                    if (!await FinishAsync(flight.Dequeue(), included, rejections).ConfigureAwait(false))
                     {
-                        if (!await WriteDurablyAsync(batch, write, operationItems, included, rejections).ConfigureAwait(false))
+                        return;
+                    }
+
+                    free.Push(oldest);
+                }
+
+                // A slot whose write never reached the store (refused at once) cannot be a
+                // predecessor: the next write waits until it has been retried and is durable.
+                var newest = flight.Count > 0 ? newestStarted : null;
+                var canStart = free.Count > 0 && (newest is null || newest.Enqueued);
+                if (!canStart)
+                {
+                    await ((Task)flight.Peek().Pending!).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+                    continue;
+                }
+
+                take ??= _batcher.TakeAsync(CancellationToken.None).AsTask();
+                if (!take.IsCompleted)
+                {
+                    // Wait for the next batch, or for the oldest write to become durable, whichever comes first.
+                    if (flight.Count == 0)
+                    {
+                        await ((Task)take).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+                    }
+                    else
+                    {
+                        await Task.WhenAny(take, flight.Peek().Pending!).ConfigureAwait(false);
+                    }
+
+                    continue;
+                }
+
+                var batch = await take.ConfigureAwait(false);
+                take = null;
+                if (batch is null)
+                {
+                    // Completed: finish what is in flight, in order.
+                    while (flight.TryDequeue(out var last))
+                    {
+                        await ((Task)last.Pending!).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+                        if (!await FinishAsync(last, included, rejections).ConfigureAwait(false))
                         {
                             return;
                         }
-
-                        await AcknowledgeAsync(batch).ConfigureAwait(false);
-                    }
-                    finally
-                    {
-                        // Written, aborted or failed: the batch's pooled buffers go back either way.
-                        ReturnRented(batch.Items);
                     }
 
-                    Interlocked.Add(ref _done, batch.Count);
-                    CompleteDrains(exception: null);
+                    return;
+                }
+
+                var slot = free.Pop();
+                Start(slot, batch, lastWrite is { IsInFlight: true } ? lastWrite : null, included, rejections);
+                flight.Enqueue(slot);
+                newestStarted = slot;
+                if (slot.Write.Count > 0)
+                {
+                    lastWrite = slot;
                 }
             }
         }
@@ -196,9 +254,30 @@ public sealed partial class BatchWriter : IAsyncDisposable
         }
         finally
         {
+            // Writes still in flight are not acknowledged (the broker redelivers them, and a
+            // redelivery of what did commit is skipped or idempotent); their buffers go back once
+            // the store is done with their batches.
+            while (flight.TryDequeue(out var abandoned))
+            {
+                await ((Task)abandoned.Pending!).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+                abandoned.Release();
+            }
+
             // Batches that will never be written: not acknowledged (the broker redelivers them),
             // but their pooled buffers are returned.
             _batcher.Complete();
+            if (take is not null)
+            {
+                await ((Task)take).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+                if (take.IsCompletedSuccessfully && take.Result is { } taken)
+                {
+                    using (taken)
+                    {
+                        ReturnRented(taken.Items);
+                    }
+                }
+            }
+
             while (_batcher.TryTake(out var abandoned))
             {
                 using (abandoned)
@@ -211,33 +290,123 @@ public sealed partial class BatchWriter : IAsyncDisposable
         }
     }
 
-    /// <summary>Writes the batch; false if aborted before it was durable.</summary>
+    /// <summary>
+    /// Builds the batch's write and hands it to the store without waiting: queued behind
+    /// <paramref name="predecessor"/>'s write, it commits only if that one did, so a later batch's
+    /// positions never become durable past an earlier batch that failed.
+    /// </summary>
+    private void Start(WriteSlot slot, Batch<IngestItem> batch, WriteSlot? predecessor, List<IngestItem> included, Dictionary<int, string> rejections)
+    {
+        rejections.Clear();
+        slot.Batch = batch;
+        slot.Activity = Telemetry.IngestTracing.StartBatch(_source, batch);
+        Activity.Current = null;
+        (slot.Written, slot.DeadLetters, slot.Dropped) = Build(batch.Items, slot.Write, slot.OperationItems, included, rejections);
+        slot.Started = Stopwatch.GetTimestamp();
+        slot.Enqueued = false;
+        if (slot.Write.Count == 0)
+        {
+            slot.Pending = NothingToWrite;
+            slot.Enqueued = true;
+            return;
+        }
+
+        try
+        {
+            slot.Pending = predecessor is null ? _store.WriteAsync(slot.Write) : _store.WriteAfterAsync(slot.Write, predecessor.Write);
+            slot.Enqueued = true;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // Refused at once (e.g. a message the store rejects): the retry path below deals with it.
+            slot.Pending = Task.FromException<WriteResult>(ex);
+        }
+    }
+
+    /// <summary>Completes a write whose task has finished: on failure retries it alone, then acknowledges. False if aborted.</summary>
+    private async Task<bool> FinishAsync(WriteSlot slot, List<IngestItem> included, Dictionary<int, string> rejections)
+    {
+        var batch = slot.Batch!;
+        var count = batch.Count;
+        try
+        {
+            Activity.Current = slot.Activity;
+            if (slot.Pending!.IsCompletedSuccessfully)
+            {
+                if (slot.Write.Count > 0)
+                {
+                    Committed(batch, Stopwatch.GetElapsedTime(slot.Started), slot.Written, slot.DeadLetters, slot.Dropped);
+                }
+                else
+                {
+                    Interlocked.Add(ref _dropped, slot.Dropped);
+                }
+            }
+            else if (!await WriteDurablyAsync(batch, slot.Write, slot.OperationItems, included, rejections, slot.Pending).ConfigureAwait(false))
+            {
+                return false;
+            }
+
+            await AcknowledgeAsync(batch).ConfigureAwait(false);
+        }
+        finally
+        {
+            // Written, aborted or failed: the batch's pooled buffers go back either way.
+            slot.Release();
+            Activity.Current = null;
+        }
+
+        Interlocked.Add(ref _done, count);
+        CompleteDrains(exception: null);
+        return true;
+    }
+
+    private void Committed(Batch<IngestItem> batch, TimeSpan commitLatency, long written, long deadLetters, long dropped)
+    {
+        _batcher.Statistics.RecordCommit(commitLatency);
+        Telemetry.IngestInstruments.BatchCommitted(_source, batch, commitLatency);
+        Interlocked.Add(ref _written, written);
+        Interlocked.Add(ref _deadLetters, deadLetters);
+        Interlocked.Add(ref _dropped, dropped);
+        Volatile.Write(ref _lastError, null);
+    }
+
+    /// <summary>
+    /// After <paramref name="failed"/>, the batch's first write (built from <paramref name="write"/> with no
+    /// rejections), failed: writes the batch alone, retrying until it is durable; false if aborted before it was.
+    /// </summary>
     private async Task<bool> WriteDurablyAsync(
-        Batch<IngestItem> batch, WriteBatch write, List<int> operationItems, List<IngestItem> included, Dictionary<int, string> rejections)
+        Batch<IngestItem> batch, WriteBatch write, List<int> operationItems, List<IngestItem> included, Dictionary<int, string> rejections,
+        Task<WriteResult> failed)
     {
         rejections.Clear();
         var delay = TimeSpan.FromMilliseconds(100);
+        Task<WriteResult>? first = failed;
         while (true)
         {
-            var (written, deadLetters, dropped) = Build(batch.Items, write, operationItems, included, rejections);
-            if (write.Count == 0)
+            (long Written, long DeadLetters, long Dropped) counts = default;
+            if (first is null)
             {
-                Interlocked.Add(ref _dropped, dropped);
-                return true;
+                counts = Build(batch.Items, write, operationItems, included, rejections);
+                if (write.Count == 0)
+                {
+                    Interlocked.Add(ref _dropped, counts.Dropped);
+                    return true;
+                }
             }
 
             var started = Stopwatch.GetTimestamp();
             try
             {
-                await _store.WriteAsync(write).ConfigureAwait(false);
-                var commitLatency = Stopwatch.GetElapsedTime(started);
-                _batcher.Statistics.RecordCommit(commitLatency);
-                Telemetry.IngestInstruments.BatchCommitted(_source, batch, commitLatency);
-                Interlocked.Add(ref _written, written);
-                Interlocked.Add(ref _deadLetters, deadLetters);
-                Interlocked.Add(ref _dropped, dropped);
-                Volatile.Write(ref _lastError, null);
+                var attempt = first ?? _store.WriteAsync(write);
+                first = null;
+                await attempt.ConfigureAwait(false);
+                Committed(batch, Stopwatch.GetElapsedTime(started), counts.Written, counts.DeadLetters, counts.Dropped);
                 return true;
+            }
+            catch (PredecessorWriteFailedException)
+            {
+                // The batch before this one failed and has since been written alone: so is this one, at once.
             }
             catch (InvalidDocumentException ex) when (ex.OperationIndex >= 0 && ex.OperationIndex < operationItems.Count
                 && operationItems[ex.OperationIndex] >= 0 && !rejections.ContainsKey(operationItems[ex.OperationIndex]))
@@ -273,17 +442,43 @@ public sealed partial class BatchWriter : IAsyncDisposable
         operationItems.Clear();
         included.Clear();
         long written = 0, deadLetters = 0, dropped = 0;
+
+        // Items come in runs from one partition and epoch: ask the source once per run (a lock and
+        // a lookup each), and copy the items being written aside only once one is dropped.
+        string? runOrigin = null;
+        int runPartition = 0, runEpoch = 0;
+        var runCurrent = false;
+        var allIncluded = true;
         for (var i = 0; i < items.Length; i++)
         {
             ref readonly var item = ref items[i];
-            if (!_acknowledger.IsCurrent(item))
+            if (!ReferenceEquals(item.Origin, runOrigin) || item.Partition != runPartition || item.Epoch != runEpoch)
             {
+                runCurrent = _acknowledger.IsCurrent(item);
+                (runOrigin, runPartition, runEpoch) = (item.Origin, item.Partition, item.Epoch);
+            }
+
+            if (!runCurrent)
+            {
+                if (allIncluded)
+                {
+                    allIncluded = false;
+                    for (var j = 0; j < i; j++)
+                    {
+                        included.Add(items[j]);
+                    }
+                }
+
                 dropped++;
                 continue;
             }
 
-            included.Add(item);
-            if (rejections.TryGetValue(i, out var problem))
+            if (!allIncluded)
+            {
+                included.Add(item);
+            }
+
+            if (rejections.Count > 0 && rejections.TryGetValue(i, out var problem))
             {
                 var raw = item.Payload.Length <= MaxDeadLetterBytes ? item.Payload.Span : item.Payload.Span[..MaxDeadLetterBytes];
                 var reason = item.Kind switch
@@ -343,11 +538,12 @@ public sealed partial class BatchWriter : IAsyncDisposable
             }
         }
 
-        if (included.Count > 0)
+        var beingWritten = allIncluded ? items : System.Runtime.InteropServices.CollectionsMarshal.AsSpan(included);
+        if (beingWritten.Length > 0)
         {
             // Positions commit in the same transaction as the documents they account for, and
             // for exactly those: the source may lose a partition while this batch is built.
-            _acknowledger.AddPositions(write, System.Runtime.InteropServices.CollectionsMarshal.AsSpan(included));
+            _acknowledger.AddPositions(write, beingWritten);
         }
 
         return (written, deadLetters, dropped);
@@ -400,6 +596,49 @@ public sealed partial class BatchWriter : IAsyncDisposable
 
                 _drains.RemoveAt(i);
             }
+        }
+    }
+
+    /// <summary>One batch on its way into the store: its write, and what to account for once it is durable.</summary>
+    private sealed class WriteSlot
+    {
+        public WriteBatch Write { get; } = new();
+
+        public List<int> OperationItems { get; } = [];
+
+        public Batch<IngestItem>? Batch { get; set; }
+
+        /// <summary>Started and not yet finished (or abandoned).</summary>
+        public bool IsInFlight => Batch is not null;
+
+        public Activity? Activity { get; set; }
+
+        public Task<WriteResult>? Pending { get; set; }
+
+        /// <summary>Whether <see cref="Pending"/> is the store's (the write is queued there), not a refusal at once.</summary>
+        public bool Enqueued { get; set; }
+
+        public long Started { get; set; }
+
+        public long Written { get; set; }
+
+        public long DeadLetters { get; set; }
+
+        public long Dropped { get; set; }
+
+        /// <summary>Returns the batch's pooled buffers and the batch; the store must be done with the write.</summary>
+        public void Release()
+        {
+            if (Batch is { } batch)
+            {
+                ReturnRented(batch.Items);
+                batch.Dispose();
+            }
+
+            Batch = null;
+            Activity?.Dispose();
+            Activity = null;
+            Pending = null;
         }
     }
 

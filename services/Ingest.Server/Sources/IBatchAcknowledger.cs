@@ -9,7 +9,10 @@ namespace Ingest.Server.Sources;
 /// </summary>
 public interface IBatchAcknowledger
 {
-    /// <summary>False for an item from a partition or channel the source has since lost; it is dropped, and redelivered by the broker.</summary>
+    /// <summary>
+    /// False for an item from a partition or channel the source has since lost; it is dropped, and
+    /// redelivered by the broker. Asked once per run of items with the same origin, partition and epoch.
+    /// </summary>
     bool IsCurrent(in IngestItem item);
 
     /// <summary>

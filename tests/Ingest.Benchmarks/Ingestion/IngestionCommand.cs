@@ -119,7 +119,7 @@ internal static class IngestionCommand
             }
 
             PrintPreload("kafka", $"topic {topic}, {KafkaPreload.Partitions} partitions, idempotent producer, acks=all, {KafkaPreload.Compression}, key = document id", data);
-            await WarmUpKafkaAsync(bootstrapServers, options, plainSystems, transform, loggerFactory).ConfigureAwait(false);
+            await WarmUpKafkaAsync(bootstrapServers, sizes.KafkaWarmUpDocuments, options, plainSystems, transform, loggerFactory).ConfigureAwait(false);
             foreach (var system in plainSystems)
             {
                 var result = system == PlainConsumer
@@ -153,16 +153,15 @@ internal static class IngestionCommand
     /// about a tenth of the samples in a profile of a cold one.
     /// </summary>
     private static async Task WarmUpKafkaAsync(
-        string bootstrapServers, BenchmarkArguments options, List<string> systems, bool transform, ILoggerFactory loggerFactory)
+        string bootstrapServers, int warmUpDocuments, BenchmarkArguments options, List<string> systems, bool transform, ILoggerFactory loggerFactory)
     {
-        const int WarmUpDocuments = 20_000;
         var topic = $"bench-ingest-warmup-{Guid.NewGuid():N}";
         try
         {
-            var data = await KafkaPreload.RunAsync(bootstrapServers, topic, WarmUpDocuments, options.Seed + 1).ConfigureAwait(false);
+            var data = await KafkaPreload.RunAsync(bootstrapServers, topic, warmUpDocuments, options.Seed + 1).ConfigureAwait(false);
             foreach (var system in systems)
             {
-                Console.WriteLine($"[warm-up] {system} over {WarmUpDocuments:N0} documents, not counted:");
+                Console.WriteLine($"[warm-up] {system} over {warmUpDocuments:N0} documents, not counted:");
                 _ = system == PlainConsumer
                     ? await MeasureAsync(KafkaIngest, system, () => Task.FromResult(KafkaPlainConsumer.Run(bootstrapServers, data, RunTimeout))).ConfigureAwait(false)
                     : await MeasureAsync(KafkaIngest, system, () => InDirectoryAsync(options, system, directory => SourceIngestRun.RunAsync(
@@ -171,7 +170,7 @@ internal static class IngestionCommand
 
             if (transform)
             {
-                Console.WriteLine($"[warm-up] {Ingest} with the transform over {WarmUpDocuments:N0} documents, not counted:");
+                Console.WriteLine($"[warm-up] {Ingest} with the transform over {warmUpDocuments:N0} documents, not counted:");
                 _ = await MeasureAsync(KafkaIngestTransform, Ingest, () => InDirectoryAsync(options, Ingest, directory => SourceIngestRun.RunAsync(
                     directory, data, store => KafkaServiceSource.Create(bootstrapServers, topic, store, loggerFactory, KafkaServiceSource.ReshapeScript), RunTimeout))).ConfigureAwait(false);
             }

@@ -24,6 +24,25 @@ internal sealed record IngestionMeasurement(long Documents, long Bytes, TimeSpan
     /// <summary>Times the source had to wait for the store (ingest only): the store was the bottleneck.</summary>
     public long? ProducerWaits { get; init; }
 
+    /// <summary>
+    /// CPU time this process spent from the start of the run to its end (all threads: consumer,
+    /// librdkafka, writer, store), or null if not measured. Less sensitive to a busy machine than
+    /// the rates, since time spent waiting for a core is not counted.
+    /// </summary>
+    public TimeSpan? ProcessCpu { get; init; }
+
+    /// <summary>The same by thread name, busiest first (Linux only; empty elsewhere).</summary>
+    public IReadOnlyList<(string Thread, TimeSpan Cpu)> ThreadCpu { get; init; } = [];
+
+    /// <summary>Process CPU time per document, in microseconds.</summary>
+    public double? CpuMicrosecondsPerDocument => ProcessCpu is { } cpu && Documents > 0 ? cpu.TotalMicroseconds / Documents : null;
+
+    /// <summary>
+    /// The store's transactions (journal syncs) for the run, ingest only: fewer than <see cref="Batches"/>
+    /// when the store merged batches queued while it was syncing.
+    /// </summary>
+    public long? StoreCommits { get; init; }
+
     private double Seconds => Math.Max(Elapsed.TotalSeconds, 1e-9);
 
     public double DocumentsPerSecond => Documents / Seconds;

@@ -111,9 +111,31 @@ internal static class IngestionReport
         var line = string.Create(
             CultureInfo.InvariantCulture,
             $"{label} {m.Documents,10:N0} docs {m.DocumentsPerSecond,12:N0} docs/s {m.MegabytesPerSecond,7:N1} MB/s {m.Elapsed.TotalSeconds,7:N2} s (+{m.Startup.TotalSeconds:N2} s to the first message)");
-        return m.CommitP50 is { } p50
-            ? string.Create(CultureInfo.InvariantCulture, $"{line}; {m.Batches:N0} batches, commit p50 {Milliseconds(p50)} ms p99 {Milliseconds(m.CommitP99 ?? TimeSpan.Zero)} ms, batch p50 {m.BatchP50:N0}, {m.ClosedByDelay:N0} batches closed by the delay, {m.ProducerWaits:N0} waits for the store")
-            : line;
+        if (m.CpuMicrosecondsPerDocument is { } cpu)
+        {
+            line += string.Create(CultureInfo.InvariantCulture, $", {cpu:N2} us process CPU/doc");
+        }
+
+        if (m.CommitP50 is { } p50)
+        {
+            line = string.Create(CultureInfo.InvariantCulture, $"{line}; {m.Batches:N0} batches in {m.StoreCommits:N0} store commits, commit p50 {Milliseconds(p50)} ms p99 {Milliseconds(m.CommitP99 ?? TimeSpan.Zero)} ms, batch p50 {m.BatchP50:N0}, {m.ClosedByDelay:N0} batches closed by the delay, {m.ProducerWaits:N0} waits for the store");
+        }
+
+        return m.ThreadCpu.Count == 0 ? line : line + Environment.NewLine + ThreadLine(m);
+    }
+
+    // The busiest threads, in microseconds of CPU per document and in share of the wall time (100% = one core busy throughout).
+    private static string ThreadLine(IngestionMeasurement m)
+    {
+        var line = new System.Text.StringBuilder("    threads, us CPU/doc (% of one core):");
+        var seconds = Math.Max((m.Startup + m.Elapsed).TotalSeconds, 1e-9);
+        for (var i = 0; i < m.ThreadCpu.Count && i < 8; i++)
+        {
+            var (thread, cpu) = m.ThreadCpu[i];
+            line.Append(CultureInfo.InvariantCulture, $" {thread.Trim()} {cpu.TotalMicroseconds / m.Documents:N2} ({cpu.TotalSeconds / seconds:P0});");
+        }
+
+        return line.ToString();
     }
 
     private static IngestionResult? Find(IReadOnlyList<IngestionResult> results, string workload, string system) =>

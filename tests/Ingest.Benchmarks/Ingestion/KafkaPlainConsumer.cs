@@ -20,6 +20,8 @@ internal static class KafkaPlainConsumer
             EnableAutoCommit = true,
         };
         using var consumer = new ConsumerBuilder<byte[], byte[]>(config).Build();
+        var cpuStarted = ProcessCpu.Now();
+        var threadsStarted = ProcessCpu.ByThreadName();
         var started = Stopwatch.GetTimestamp();
         consumer.Subscribe(data.Destination);
         long count = 0;
@@ -48,7 +50,9 @@ internal static class KafkaPlainConsumer
         }
 
         var end = Stopwatch.GetTimestamp();
+        var cpu = ProcessCpu.Now() - cpuStarted;
+        var threads = ProcessCpu.Between(threadsStarted, ProcessCpu.ByThreadName());
         consumer.Close();
-        return new IngestionMeasurement(count, bytes, Stopwatch.GetElapsedTime(started, first), Stopwatch.GetElapsedTime(first, end));
+        return new IngestionMeasurement(count, bytes, Stopwatch.GetElapsedTime(started, first), Stopwatch.GetElapsedTime(first, end)) { ProcessCpu = cpu, ThreadCpu = threads };
     }
 }

@@ -21,6 +21,9 @@ internal static class SourceIngestRun
         var source = createSource(store);
         await using (source.ConfigureAwait(false))
         {
+            var commitsBefore = store.CommitCount;
+            var cpuStarted = ProcessCpu.Now();
+            var threadsStarted = ProcessCpu.ByThreadName();
             var started = Stopwatch.GetTimestamp();
             await source.StartAsync(CancellationToken.None).ConfigureAwait(false);
             long first = 0;
@@ -49,6 +52,9 @@ internal static class SourceIngestRun
             }
 
             var end = Stopwatch.GetTimestamp();
+            var cpu = ProcessCpu.Now() - cpuStarted;
+            var threads = ProcessCpu.Between(threadsStarted, ProcessCpu.ByThreadName());
+            var storeCommits = store.CommitCount - commitsBefore;
             if (first == 0)
             {
                 first = started;
@@ -75,6 +81,9 @@ internal static class SourceIngestRun
                 Batches = batching.Commits,
                 ClosedByDelay = batching.ClosedBy(BatchCloseReason.Delay),
                 ProducerWaits = batching.ProducerWaits,
+                ProcessCpu = cpu,
+                ThreadCpu = threads,
+                StoreCommits = storeCommits,
             };
         }
     }

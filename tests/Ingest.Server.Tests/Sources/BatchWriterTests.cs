@@ -55,6 +55,26 @@ public sealed class BatchWriterTests : IDisposable
     }
 
     [Fact]
+    public async Task Positions_account_for_exactly_the_items_written_when_some_of_a_batch_are_dropped()
+    {
+        var source = new RecordingAcknowledger(Store) { CurrentEpoch = 2 };
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 5 }, source, NullLogger.Instance);
+
+        await writer.AddAsync(Put("a", 0) with { Epoch = 2 });
+        await writer.AddAsync(Put("b", 1) with { Epoch = 2 });
+        await writer.AddAsync(Put("stale", 5) with { Epoch = 1 });
+        await writer.AddAsync(Put("c", 2) with { Epoch = 2 });
+        await writer.AddAsync(Put("stale-too", 7) with { Epoch = 1 });
+        await writer.DrainAsync();
+
+        Assert.Equal(3, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
+        Assert.Null(Store.Get("stale"));
+        Assert.NotNull(Store.Get("c"));
+        Assert.Equal(3, writer.Written);
+        Assert.Equal(2, writer.Dropped);
+    }
+
+    [Fact]
     public async Task A_message_the_store_rejects_becomes_a_dead_letter_and_the_rest_of_its_batch_lands()
     {
         var source = new RecordingAcknowledger(Store);
@@ -122,6 +142,52 @@ public sealed class BatchWriterTests : IDisposable
         Assert.NotNull(Store.Get("trusted"));
         Assert.Null(Store.Get("checked"));
         Assert.StartsWith("Rejected by the store:", Assert.Single(Store.GetDeadLetters()).Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Batches_written_while_earlier_ones_commit_are_acknowledged_in_order_and_positions_never_go_back()
+    {
+        var source = new RecordingAcknowledger(Store);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
+
+        for (var offset = 0; offset < 200; offset++)
+        {
+            await writer.AddAsync(Put($"doc-{offset}", offset));
+        }
+
+        await writer.DrainAsync();
+
+        Assert.Equal(200, source.Acknowledged.Count);
+        for (var i = 0; i < 200; i++)
+        {
+            Assert.Equal([(long)i], source.Acknowledged[i]);
+        }
+
+        Assert.True(source.DocumentsPresentWhenAcknowledged);
+        Assert.Equal(200, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
+        Assert.Equal(200, writer.Written);
+        Assert.Equal(200, writer.Done);
+    }
+
+    [Fact]
+    public async Task A_batch_the_store_refuses_at_once_is_retried_before_any_later_batch_is_written()
+    {
+        var source = new RecordingAcknowledger(Store);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
+        var tooLongId = new string('x', DocumentStoreOptions.MaxIdBytes + 1);
+
+        await writer.AddAsync(Put("a", 0));
+        await writer.AddAsync(Put(tooLongId, 1));
+        await writer.AddAsync(Put("b", 2));
+        await writer.AddAsync(Put("c", 3));
+        await writer.DrainAsync();
+
+        Assert.Equal([[0L], [1L], [2L], [3L]], source.Acknowledged);
+        Assert.Equal(1, Assert.Single(Store.GetDeadLetters()).Position.NextOffset);
+        Assert.NotNull(Store.Get("c"));
+        Assert.Equal(4, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
+        Assert.Equal(3, writer.Written);
+        Assert.Equal(1, writer.DeadLetters);
     }
 
     public void Dispose() => _temp.Dispose();

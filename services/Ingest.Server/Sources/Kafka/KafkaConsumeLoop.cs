@@ -135,8 +135,8 @@ internal sealed partial class KafkaConsumeLoop
         var message = result.Message;
         var topic = result.Topic;
         var partition = result.Partition.Value;
-        var state = _partitions.Get(topic, partition);
-        var position = new ItemPosition(state.Origin, partition, result.Offset.Value, _partitions.EpochOf(state));
+        var state = _partitions.Get(topic, partition, out var epoch);
+        var position = new ItemPosition(state.Origin, partition, result.Offset.Value, epoch);
         var key = message.Key;
         var value = message.Value;
         var headers = message.Headers is { Count: > 0 } present ? present : null;

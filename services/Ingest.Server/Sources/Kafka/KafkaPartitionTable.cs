@@ -52,6 +52,27 @@ internal sealed class KafkaPartitionTable
         }
     }
 
+    /// <summary>The state of a partition (created on first sight) and the epoch items consumed now are stamped with, under one lock.</summary>
+    public KafkaPartitionState Get(string topic, int partition, out int epoch)
+    {
+        lock (_gate)
+        {
+            if (Find(topic, partition, byOrigin: false) is { } known)
+            {
+                epoch = known.Epoch;
+                return known;
+            }
+        }
+
+        var state = Get(topic, partition);
+        lock (_gate)
+        {
+            epoch = state.Epoch;
+        }
+
+        return state;
+    }
+
     /// <summary>The epoch items consumed now are stamped with.</summary>
     public int EpochOf(KafkaPartitionState state)
     {

@@ -5,15 +5,16 @@ namespace Ingest.Server.Sources.Kafka;
 /// <summary>Keeps each assigned partition's high watermark (for lag in the status) from the client's cached figures. Consume thread only.</summary>
 internal sealed class KafkaWatermarkRefresher(KafkaPartitionTable partitions)
 {
-    private static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
+    // Checked after every poll: the coarse millisecond clock is cheap enough for that.
+    private const long IntervalMilliseconds = 1_000;
 
     private readonly List<KafkaPartitionState> _assigned = [];
     private long _lastRefresh;
 
     public void RefreshIfDue(IConsumer<byte[]?, byte[]?> consumer)
     {
-        var now = System.Diagnostics.Stopwatch.GetTimestamp();
-        if (System.Diagnostics.Stopwatch.GetElapsedTime(_lastRefresh, now) < Interval)
+        var now = Environment.TickCount64;
+        if (now - _lastRefresh < IntervalMilliseconds)
         {
             return;
         }

@@ -45,6 +45,22 @@ public sealed class KafkaPartitionTableTests
     }
 
     [Fact]
+    public void The_consume_threads_lookup_returns_the_same_state_and_the_epoch_of_now()
+    {
+        var table = new KafkaPartitionTable("src");
+        var unseen = table.Get("orders", 1, out var first);
+        Assert.Equal(unseen.Epoch, first);
+        var p0 = table.Assign("orders", 0);
+        Assert.Same(p0, table.Get("orders", 0, out var before));
+
+        table.Release("orders", 0);
+        Assert.Same(p0, table.Get("orders", 0, out var after));
+        Assert.Equal(before + 1, after);
+        Assert.Equal(table.EpochOf(p0), after);
+        Assert.Same(unseen, table.Get("orders", 1, out _));
+    }
+
+    [Fact]
     public void Items_being_written_are_positioned_even_if_their_partition_was_released_since_the_check()
     {
         var table = new KafkaPartitionTable("src");
