@@ -3,13 +3,20 @@ using System.Runtime.InteropServices;
 namespace Ingest.Server.Brokers;
 
 /// <summary>
-/// The part of librdkafka's C API the ETL producer calls itself (rdkafka.h), bound to the same
-/// native library Confluent.Kafka loads: the file the librdkafka.redist package ships, resolved by
-/// the runtime from the app's native assets under the same name the binding imports it by.
+/// The part of librdkafka's C API the ETL producer calls itself (rdkafka.h), bound to the very file
+/// Confluent.Kafka loaded: librdkafka.redist ships several Linux builds (the plain one needs
+/// libsasl2.so.3, which not every distribution has; the binding falls back to another), so rather
+/// than probing on its own, this binding lets Confluent.Kafka load its choice and then opens the
+/// same file, keeping one librdkafka in the process. Call <see cref="Initialize"/> before any import.
 /// </summary>
 internal static unsafe partial class LibRdKafka
 {
     private const string Library = "librdkafka";
+    private static readonly Lazy<bool> Resolver = new(static () =>
+    {
+        NativeLibrary.SetDllImportResolver(typeof(LibRdKafka).Assembly, Resolve);
+        return true;
+    });
 
     public const int ProducerType = 0;
     public const int ConfOk = 0;
@@ -18,6 +25,42 @@ internal static unsafe partial class LibRdKafka
     public const int PurgeQueue = 0x1;
     public const int PurgeInFlight = 0x2;
     public const int ErrQueueFull = -184;
+
+    /// <summary>Makes the imports below resolve to the librdkafka Confluent.Kafka loaded (once per process).</summary>
+    public static void Initialize() => _ = Resolver.Value;
+
+    /// <summary>The path of the librdkafka mapped into this process, or null (not Linux, or none loaded).</summary>
+    public static string? LoadedPath()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return null;
+        }
+
+        foreach (var line in File.ReadLines("/proc/self/maps"))
+        {
+            var start = line.IndexOf('/', StringComparison.Ordinal);
+            if (start >= 0 && Path.GetFileName(line.AsSpan(start)).Contains("librdkafka", StringComparison.Ordinal))
+            {
+                return line[start..];
+            }
+        }
+
+        return null;
+    }
+
+    private static nint Resolve(string name, System.Reflection.Assembly assembly, DllImportSearchPath? searchPath)
+    {
+        if (name != Library)
+        {
+            return 0;
+        }
+
+        Confluent.Kafka.Library.Load();
+
+        // Elsewhere than Linux the runtime's own probing finds the binding's file by the same name.
+        return LoadedPath() is { } path ? NativeLibrary.Load(path) : 0;
+    }
 
     [LibraryImport(Library, EntryPoint = "rd_kafka_conf_new")]
     public static partial nint ConfNew();

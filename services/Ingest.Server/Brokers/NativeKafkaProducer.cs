@@ -36,8 +36,7 @@ internal sealed unsafe class NativeKafkaProducer : IDisposable
     {
         ArgumentNullException.ThrowIfNull(settings);
 
-        // Confluent.Kafka loads librdkafka first (the same file this class imports), so both share one copy.
-        Confluent.Kafka.Library.Load();
+        LibRdKafka.Initialize();
         var conf = LibRdKafka.ConfNew();
         var error = stackalloc byte[ErrorLength];
         try
@@ -118,7 +117,11 @@ internal sealed unsafe class NativeKafkaProducer : IDisposable
     }
 
     /// <summary>librdkafka's description of an error code.</summary>
-    public static string ErrorText(int code) => Marshal.PtrToStringUTF8((nint)LibRdKafka.ErrorToString(code)) ?? code.ToString(System.Globalization.CultureInfo.InvariantCulture);
+    public static string ErrorText(int code)
+    {
+        LibRdKafka.Initialize();
+        return Marshal.PtrToStringUTF8((nint)LibRdKafka.ErrorToString(code)) ?? code.ToString(System.Globalization.CultureInfo.InvariantCulture);
+    }
 
     /// <summary>
     /// Closes the producer without waiting for acknowledgements: records not yet acknowledged are
