@@ -18,6 +18,9 @@ internal sealed unsafe class KafkaRecordBuilder : IDisposable
     private int _scratchCapacity;
     private int _scratchUsed;
 
+    // Where Start puts the flags entry.
+    private const int FlagsField = 2;
+
     // The non-null pointer of an empty value: a null pointer would make the record a tombstone.
     private static readonly byte* Empty = (byte*)NativeMemory.AllocZeroed(1);
 
@@ -51,7 +54,7 @@ internal sealed unsafe class KafkaRecordBuilder : IDisposable
 
         Add(LibRdKafka.VType.TopicHandle).Pointer = topic;
         Add(LibRdKafka.VType.Partition).Int = LibRdKafka.PartitionUnassigned;
-        Add(LibRdKafka.VType.MsgFlags).Int = LibRdKafka.MsgFlagCopy;
+        Add(LibRdKafka.VType.MsgFlags);
         Add(LibRdKafka.VType.Opaque).Pointer = opaque;
     }
 
@@ -78,8 +81,18 @@ internal sealed unsafe class KafkaRecordBuilder : IDisposable
         field.Size = length;
     }
 
-    /// <summary>The value, <paramref name="length"/> bytes (none: an empty value, whatever the pointer).</summary>
+    /// <summary>The value, <paramref name="length"/> bytes (none: an empty value, whatever the pointer), copied by librdkafka.</summary>
     public void Value(byte* value, int length)
+    {
+        _fields[FlagsField].Int = LibRdKafka.MsgFlagCopy;
+        ValueInPlace(value, length);
+    }
+
+    /// <summary>
+    /// The value, read by librdkafka where it is until the record's delivery report (or the producer's
+    /// end): the caller keeps it there, and saves librdkafka a copy in a heap block of its own per record.
+    /// </summary>
+    public void ValueInPlace(byte* value, int length)
     {
         ref var field = ref Add(LibRdKafka.VType.Value);
         field.Pointer = (nint)(length == 0 ? Empty : value);

@@ -10,7 +10,7 @@ namespace Ingest.Server.Etl;
 /// the sender is done, faulting if any report was an error (the first is named), a record was not
 /// handed over, or the producer was closed first.
 /// </summary>
-internal sealed class KafkaDeliveryTracker : IKafkaDeliveryReports
+internal sealed unsafe class KafkaDeliveryTracker : IKafkaDeliveryReports
 {
     private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Action<KafkaDeliveryTracker> _finished;
@@ -20,13 +20,20 @@ internal sealed class KafkaDeliveryTracker : IKafkaDeliveryReports
     private int _outstanding;
     private int _firstError;
 
-    public KafkaDeliveryTracker(int count, Action<KafkaDeliveryTracker> finished)
+    // The batch's values in native memory, which librdkafka reads in place until the last report.
+    private byte* _values;
+
+    public KafkaDeliveryTracker(int count, nuint valueBytes, Action<KafkaDeliveryTracker> finished)
     {
         _outstanding = count + 1;
+        _values = (byte*)NativeMemory.Alloc(Math.Max(valueBytes, 1));
         _finished = finished;
         _handle = GCHandle.Alloc(this);
         Opaque = GCHandle.ToIntPtr(_handle);
     }
+
+    /// <summary>Where the batch's values go (as many bytes as the constructor was told), freed once no record needs them.</summary>
+    public byte* Values => _values;
 
     /// <summary>What each of the batch's records carries to its delivery report.</summary>
     public nint Opaque { get; }
@@ -80,6 +87,8 @@ internal sealed class KafkaDeliveryTracker : IKafkaDeliveryReports
     private void Finish()
     {
         _handle.Free();
+        NativeMemory.Free(_values);
+        _values = null;
         if (_firstError != 0)
         {
             var error = new Error((ErrorCode)_firstError);

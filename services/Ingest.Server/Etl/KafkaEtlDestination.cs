@@ -63,7 +63,13 @@ internal sealed class KafkaEtlDestination : IEtlDestination
             return Task.CompletedTask;
         }
 
-        var tracker = new KafkaDeliveryTracker(messages.Count, Forget);
+        nuint valueBytes = 0;
+        for (var i = 0; i < messages.Count; i++)
+        {
+            valueBytes += (nuint)(messages[i].Body?.Length ?? 0);
+        }
+
+        var tracker = new KafkaDeliveryTracker(messages.Count, valueBytes, Forget);
         lock (_pending)
         {
             _pending.Add(tracker);
@@ -72,16 +78,18 @@ internal sealed class KafkaEtlDestination : IEtlDestination
         // One traceparent for the batch (its span), encoded once, not per message.
         var traceParent = Telemetry.EtlTracing.CurrentTraceParent();
         var sent = 0;
+        nuint valueOffset = 0;
         try
         {
             while (sent < messages.Count)
             {
                 var message = messages[sent];
                 var topic = message.Destination is { } destination ? TopicOf(destination) : _topicHandle;
-                var code = Produce(topic, message, traceParent, tracker.Opaque, out var error);
+                var code = Produce(topic, message, traceParent, tracker, valueOffset, out var error);
                 if (code == 0)
                 {
                     sent++;
+                    valueOffset += (nuint)(message.Body?.Length ?? 0);
                 }
                 else if (code == LibRdKafka.ErrQueueFull)
                 {
@@ -116,22 +124,27 @@ internal sealed class KafkaEtlDestination : IEtlDestination
         }
     }
 
-    /// <summary>Hands one message to the producer with its body pinned for the call (librdkafka copies it).</summary>
-    private unsafe int Produce(nint topic, EtlMessage message, byte[]? traceParent, nint opaque, out string? error)
+    /// <summary>
+    /// Hands one message to the producer, its body copied to the batch's values at <paramref name="valueOffset"/>:
+    /// librdkafka reads it there until the delivery report, rather than copying each record into a heap block of its own.
+    /// </summary>
+    private unsafe int Produce(nint topic, EtlMessage message, byte[]? traceParent, KafkaDeliveryTracker tracker, nuint valueOffset, out string? error)
     {
-        _record.Start(topic, opaque, EtlKafkaHeaders.ScratchBytes(message, traceParent?.Length ?? 0));
+        _record.Start(topic, tracker.Opaque, EtlKafkaHeaders.ScratchBytes(message, traceParent?.Length ?? 0));
         _headers.Write(_record, message, traceParent);
         if (message.Deleted)
         {
             _record.Tombstone();
-            return _producer.Produce(_record, out error);
+        }
+        else
+        {
+            var body = message.Body ?? [];
+            var value = tracker.Values + valueOffset;
+            body.CopyTo(new Span<byte>(value, body.Length));
+            _record.ValueInPlace(value, body.Length);
         }
 
-        fixed (byte* value = message.Body)
-        {
-            _record.Value(value, message.Body?.Length ?? 0);
-            return _producer.Produce(_record, out error);
-        }
+        return _producer.Produce(_record, out error);
     }
 
     private void Forget(KafkaDeliveryTracker tracker)
