@@ -16,8 +16,8 @@ internal interface IKafkaDeliveryReports
 /// native call (<c>rd_kafka_produceva</c>: key, value and every header, copied by librdkafka),
 /// where the binding marshals and allocates each header separately, and a delivery report carries
 /// only its error and the opaque the sender chose (a handle per batch of records rather than per
-/// record). The settings are librdkafka's own (<see cref="KafkaClientSettings"/>); the binding's
-/// <c>dotnet.*</c> settings do not apply. Delivery reports are served on a thread of the producer's.
+/// record). The settings are librdkafka's own (<see cref="KafkaClientSettings"/>): the binding's
+/// <c>dotnet.*</c> settings are unknown here. Delivery reports are served on a thread of the producer's.
 /// Producing is for one caller at a time.
 /// </summary>
 internal sealed unsafe class NativeKafkaProducer : IDisposable
@@ -43,7 +43,7 @@ internal sealed unsafe class NativeKafkaProducer : IDisposable
         {
             foreach (var (name, value) in settings)
             {
-                if (name.StartsWith("dotnet.", StringComparison.Ordinal) || value is null)
+                if (value is null)
                 {
                     continue;
                 }
