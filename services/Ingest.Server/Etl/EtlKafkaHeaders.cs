@@ -51,9 +51,10 @@ internal sealed unsafe class EtlKafkaHeaders(string instanceSource) : IDisposabl
             bytes += Encoding.UTF8.GetMaxByteCount(message.Key.Length);
         }
 
-        foreach (var (name, value) in message.Headers)
+        var headers = message.Headers;
+        for (var i = 0; i < headers.Count; i++)
         {
-            bytes += Encoding.UTF8.GetMaxByteCount(name.Length) + 1 + Encoding.UTF8.GetMaxByteCount(value.Length);
+            bytes += Encoding.UTF8.GetMaxByteCount(headers[i].Key.Length) + 1 + Encoding.UTF8.GetMaxByteCount(headers[i].Value.Length);
         }
 
         return bytes;
@@ -106,10 +107,11 @@ internal sealed unsafe class EtlKafkaHeaders(string instanceSource) : IDisposabl
             record.Header(TraceParentName.Pointer, value, traceParent.Length);
         }
 
-        foreach (var (name, value) in message.Headers)
+        var headers = message.Headers;
+        for (var i = 0; i < headers.Count; i++)
         {
-            var (namePointer, _) = Encode(record, name, true);
-            var (valuePointer, valueLength) = Encode(record, value, false);
+            var (namePointer, _) = Encode(record, headers[i].Key, true);
+            var (valuePointer, valueLength) = Encode(record, headers[i].Value, false);
             record.Header((byte*)namePointer, (byte*)valuePointer, valueLength);
         }
     }

@@ -17,7 +17,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
     private readonly string _topic;
     private readonly nint _topicHandle;
     private readonly EtlKafkaHeaders _headers;
-    private readonly KafkaRecordBuilder _record = new();
+    private readonly KafkaRecordBuilder _record;
     private readonly HashSet<KafkaDeliveryTracker> _pending = [];
 
     public KafkaEtlDestination(EtlKafkaDestination options, string taskName, string instanceSource)
@@ -50,6 +50,8 @@ internal sealed class KafkaEtlDestination : IEtlDestination
             throw;
         }
 
+        // Native buffers only once the producer stands, so a refused setting leaves nothing behind.
+        _record = new KafkaRecordBuilder();
         _headers = new EtlKafkaHeaders(instanceSource);
         Describe = $"kafka topic '{_topic}' at {options.BootstrapServers}";
     }
