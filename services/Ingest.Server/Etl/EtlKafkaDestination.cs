@@ -12,7 +12,7 @@ public sealed class EtlKafkaDestination
 
     /// <summary>
     /// librdkafka producer settings passed through (TLS, SASL, batching...). The settings delivery
-    /// guarantees rest on cannot be overridden.
+    /// guarantees rest on cannot be overridden, and the .NET binding's own (<c>dotnet.*</c>) do not apply.
     /// </summary>
     public Dictionary<string, string> Settings { get; set; } = [];
 
@@ -23,6 +23,15 @@ public sealed class EtlKafkaDestination
     internal void Validate(string path, List<string> errors)
     {
         KafkaClientSettings.Validate(BootstrapServers, Settings, ReservedSettings, path, "the ETL task manages it (idempotent producer, acks=all).", errors);
+        foreach (var key in Settings.Keys)
+        {
+            // The producer hands settings to librdkafka itself (Brokers/NativeKafkaProducer), without the .NET binding that reads these.
+            if (key.StartsWith("dotnet.", StringComparison.OrdinalIgnoreCase))
+            {
+                errors.Add($"{path}:Settings:{key} cannot be set: it is a Confluent.Kafka .NET setting, and the ETL producer takes librdkafka settings only.");
+            }
+        }
+
         EtlTaskDefinition.Require(Topic, $"{path}:Topic", errors);
         if (Topic is { Length: > 249 })
         {

@@ -1,112 +1,192 @@
 using System.Globalization;
+using System.Runtime.InteropServices;
 using System.Text;
 using CloudNative.CloudEvents;
-using Confluent.Kafka;
 using Ingest.Contracts.CloudEvents;
+using Ingest.Server.Brokers;
 
 namespace Ingest.Server.Etl;
 
 /// <summary>
-/// Writes an ETL message's CloudEvents Kafka binary-mode headers straight from its fields, the same
-/// headers <see cref="KafkaCloudEventBinding.Encode"/> gives for <see cref="EtlMessage.ToCloudEvent"/>,
-/// without building and validating a CloudEvent per record: the headers every record shares (spec
-/// version, types, content type, each collection's source) are built once, and a time header once
-/// for the run of records written in the same commit (a header is immutable and the producer copies
-/// it when the record is produced, so records share them). Per record only the id, the subject
-/// (shared with the key when the key is the document id) and the transform's headers are encoded.
+/// Writes an ETL message's key and CloudEvents Kafka binary-mode headers straight from its fields
+/// into a <see cref="KafkaRecordBuilder"/>, the same headers <see cref="KafkaCloudEventBinding.Encode"/>
+/// gives for <see cref="EtlMessage.ToCloudEvent"/>, without building and validating a CloudEvent per
+/// record. Header names and the values every record shares (spec version, types, content type, each
+/// collection's source) live in native memory made once, and the time once for the run of records
+/// written in the same commit (librdkafka copies them when the record is produced). Per record only
+/// the id is written: the subject and (when it is the document id) the key are its first bytes.
 /// One destination's records at a time (the task's send gate).
 /// </summary>
-internal sealed class EtlKafkaHeaders(string instanceSource)
+internal sealed unsafe class EtlKafkaHeaders(string instanceSource) : IDisposable
 {
     private const string Prefix = KafkaCloudEventBinding.HeaderPrefix;
+    private const int SuffixBytes = 48;
     private static readonly CloudEventsSpecVersion Version = CloudEventsSpecVersion.V1_0;
-    private static readonly string IdHeader = Prefix + Version.IdAttribute.Name;
-    private static readonly string SourceHeader = Prefix + Version.SourceAttribute.Name;
-    private static readonly string TypeHeader = Prefix + Version.TypeAttribute.Name;
-    private static readonly string SubjectHeader = Prefix + Version.SubjectAttribute.Name;
-    private static readonly string TimeHeader = Prefix + Version.TimeAttribute.Name;
-    private static readonly Header SpecVersion = new(Prefix + "specversion", Encoding.UTF8.GetBytes(Version.VersionId));
-    private static readonly Header PutType = new(TypeHeader, Encoding.UTF8.GetBytes(DocumentEventTypes.Put));
-    private static readonly Header DeletedType = new(TypeHeader, Encoding.UTF8.GetBytes(DocumentEventTypes.Deleted));
-    private static readonly Header JsonContentType = new(KafkaCloudEventBinding.ContentTypeHeader, Encoding.UTF8.GetBytes(DocumentChangeEvent.JsonContentType));
+    private static readonly NativeText SpecVersionName = new(Prefix + "specversion");
+    private static readonly NativeText IdName = new(Prefix + Version.IdAttribute.Name);
+    private static readonly NativeText SourceName = new(Prefix + Version.SourceAttribute.Name);
+    private static readonly NativeText TypeName = new(Prefix + Version.TypeAttribute.Name);
+    private static readonly NativeText SubjectName = new(Prefix + Version.SubjectAttribute.Name);
+    private static readonly NativeText TimeName = new(Prefix + Version.TimeAttribute.Name);
+    private static readonly NativeText ContentTypeName = new(KafkaCloudEventBinding.ContentTypeHeader);
+    private static readonly NativeText TraceParentName = new(Telemetry.IngestTracing.TraceParentHeader);
+    private static readonly NativeText SpecVersion = new(Version.VersionId);
+    private static readonly NativeText PutType = new(DocumentEventTypes.Put);
+    private static readonly NativeText DeletedType = new(DocumentEventTypes.Deleted);
+    private static readonly NativeText JsonContentType = new(DocumentChangeEvent.JsonContentType);
 
-    private readonly Dictionary<string, Header> _sources = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, NativeText> _sources = new(StringComparer.Ordinal);
     private long _timeTicks = -1;
-    private Header? _time;
+    private NativeText? _time;
 
-    /// <summary>The record for <paramref name="message"/>: key, value (null for a delete: a tombstone) and headers.</summary>
-    /// <param name="traceParent">The W3C traceparent of the sending span in UTF-8, or null when none is recorded.</param>
-    public Message<byte[], byte[]?> ToRecord(EtlMessage message, byte[]? traceParent = null)
+    /// <summary>
+    /// The scratch bytes <see cref="Write"/> needs at most for <paramref name="message"/> (pass it to
+    /// <see cref="KafkaRecordBuilder.Start"/>).
+    /// </summary>
+    public static int ScratchBytes(EtlMessage message, int traceParentLength)
     {
-        var subject = Encoding.UTF8.GetBytes(message.DocumentId);
-        var key = ReferenceEquals(message.Key, message.DocumentId) || message.Key == message.DocumentId ? subject : Encoding.UTF8.GetBytes(message.Key);
-        var headers = new Headers
+        var bytes = Encoding.UTF8.GetMaxByteCount(message.DocumentId.Length) + SuffixBytes + traceParentLength;
+        if (!ReferenceEquals(message.Key, message.DocumentId))
         {
-            SpecVersion,
-            new Header(IdHeader, EventId(subject, message.Etag, message.FanOutIndex)),
-            SourceOf(message.Collection),
-            message.Deleted ? DeletedType : PutType,
-            new Header(SubjectHeader, subject),
-            TimeOf(message.LastModified),
-        };
+            bytes += Encoding.UTF8.GetMaxByteCount(message.Key.Length);
+        }
+
+        var headers = message.Headers;
+        for (var i = 0; i < headers.Count; i++)
+        {
+            bytes += Encoding.UTF8.GetMaxByteCount(headers[i].Key.Length) + 1 + Encoding.UTF8.GetMaxByteCount(headers[i].Value.Length);
+        }
+
+        return bytes;
+    }
+
+    /// <summary>Adds the key and headers of <paramref name="message"/> to the started <paramref name="record"/> (the value is the caller's).</summary>
+    /// <param name="traceParent">The W3C traceparent of the sending span in UTF-8, or empty when none is recorded.</param>
+    public void Write(KafkaRecordBuilder record, EtlMessage message, ReadOnlySpan<byte> traceParent = default)
+    {
+        // The id, {documentId}@{etag}[#{n}]; the subject is its document id part.
+        var maxId = Encoding.UTF8.GetMaxByteCount(message.DocumentId.Length) + SuffixBytes;
+        var id = record.Reserve(maxId, out var idPointer);
+        var idLength = Encoding.UTF8.GetBytes(message.DocumentId, id);
+        var subjectLength = idLength;
+        id[idLength++] = (byte)'@';
+        message.Etag.TryFormat(id[idLength..], out var written, provider: CultureInfo.InvariantCulture);
+        idLength += written;
+        if (message.FanOutIndex >= 0)
+        {
+            id[idLength++] = (byte)'#';
+            message.FanOutIndex.TryFormat(id[idLength..], out written, provider: CultureInfo.InvariantCulture);
+            idLength += written;
+        }
+
+        record.Unreserve(maxId - idLength);
+        if (ReferenceEquals(message.Key, message.DocumentId) || message.Key == message.DocumentId)
+        {
+            record.Key(idPointer, subjectLength);
+        }
+        else
+        {
+            var (key, keyLength) = Encode(record, message.Key, false);
+            record.Key((byte*)key, keyLength);
+        }
+
+        SpecVersionName.AddTo(record, SpecVersion);
+        record.Header(IdName.Pointer, idPointer, idLength);
+        SourceName.AddTo(record, SourceOf(message.Collection));
+        TypeName.AddTo(record, message.Deleted ? DeletedType : PutType);
+        record.Header(SubjectName.Pointer, idPointer, subjectLength);
+        TimeName.AddTo(record, TimeOf(message.LastModified));
         if (!message.Deleted)
         {
-            headers.Add(JsonContentType);
+            ContentTypeName.AddTo(record, JsonContentType);
         }
 
-        if (traceParent != null)
+        if (!traceParent.IsEmpty)
         {
-            headers.Add(Telemetry.IngestTracing.TraceParentHeader, traceParent);
+            traceParent.CopyTo(record.Reserve(traceParent.Length, out var value));
+            record.Header(TraceParentName.Pointer, value, traceParent.Length);
         }
 
-        foreach (var (name, value) in message.Headers)
+        var headers = message.Headers;
+        for (var i = 0; i < headers.Count; i++)
         {
-            headers.Add(name, Encoding.UTF8.GetBytes(value));
+            var (namePointer, _) = Encode(record, headers[i].Key, true);
+            var (valuePointer, valueLength) = Encode(record, headers[i].Value, false);
+            record.Header((byte*)namePointer, (byte*)valuePointer, valueLength);
         }
-
-        return new Message<byte[], byte[]?> { Key = key, Value = message.Deleted ? null : message.Body ?? [], Headers = headers };
     }
 
-    /// <summary><c>{id}@{etag}</c> (and <c>#{n}</c> for a fan-out) in UTF-8, from the id's UTF-8 bytes.</summary>
-    private static byte[] EventId(byte[] documentId, long etag, int fanOutIndex)
+    public void Dispose()
     {
-        Span<byte> suffix = stackalloc byte[48];
-        suffix[0] = (byte)'@';
-        etag.TryFormat(suffix[1..], out var written, provider: CultureInfo.InvariantCulture);
-        var length = 1 + written;
-        if (fanOutIndex >= 0)
+        foreach (var source in _sources.Values)
         {
-            suffix[length++] = (byte)'#';
-            fanOutIndex.TryFormat(suffix[length..], out written, provider: CultureInfo.InvariantCulture);
-            length += written;
+            source.Dispose();
         }
 
-        var id = new byte[documentId.Length + length];
-        documentId.CopyTo(id, 0);
-        suffix[..length].CopyTo(id.AsSpan(documentId.Length));
-        return id;
+        _sources.Clear();
+        _time?.Dispose();
+        _time = null;
     }
 
-    private Header SourceOf(string collection)
+    /// <summary><paramref name="text"/> in UTF-8 in the record's scratch space, NUL-terminated if asked (a header name).</summary>
+    private static (nint Pointer, int Length) Encode(KafkaRecordBuilder record, string text, bool terminate)
+    {
+        var max = Encoding.UTF8.GetMaxByteCount(text.Length) + (terminate ? 1 : 0);
+        var bytes = record.Reserve(max, out var pointer);
+        var length = Encoding.UTF8.GetBytes(text, bytes);
+        if (terminate)
+        {
+            bytes[length] = 0;
+        }
+
+        record.Unreserve(max - length - (terminate ? 1 : 0));
+        return ((nint)pointer, length);
+    }
+
+    private NativeText SourceOf(string collection)
     {
         if (!_sources.TryGetValue(collection, out var source))
         {
-            source = new Header(SourceHeader, Encoding.UTF8.GetBytes(Version.SourceAttribute.Format(DocumentChangeEvent.SourceOf(instanceSource, collection))));
+            source = new NativeText(Version.SourceAttribute.Format(DocumentChangeEvent.SourceOf(instanceSource, collection)));
             _sources[collection] = source;
         }
 
         return source;
     }
 
-    private Header TimeOf(DateTime lastModified)
+    private NativeText TimeOf(DateTime lastModified)
     {
         if (_time is null || lastModified.Ticks != _timeTicks)
         {
             var time = new DateTimeOffset(DateTime.SpecifyKind(lastModified, DateTimeKind.Utc));
-            _time = new Header(TimeHeader, Encoding.UTF8.GetBytes(Version.TimeAttribute.Format(time)));
+            _time?.Dispose();
+            _time = new NativeText(Version.TimeAttribute.Format(time));
             _timeTicks = lastModified.Ticks;
         }
 
         return _time;
+    }
+
+    /// <summary>A NUL-terminated UTF-8 string in native memory (a header name or a shared value).</summary>
+    private sealed class NativeText : IDisposable
+    {
+        public NativeText(string text)
+        {
+            Pointer = NativeKafkaProducer.NativeString(text, out var length);
+            Length = length;
+        }
+
+        public byte* Pointer { get; private set; }
+
+        public int Length { get; }
+
+        /// <summary>Adds the header named by this text with <paramref name="value"/>.</summary>
+        public void AddTo(KafkaRecordBuilder record, NativeText value) => record.Header(Pointer, value.Pointer, value.Length);
+
+        public void Dispose()
+        {
+            NativeMemory.Free(Pointer);
+            Pointer = null;
+        }
     }
 }

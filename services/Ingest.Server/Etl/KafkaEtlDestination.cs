@@ -7,17 +7,17 @@ namespace Ingest.Server.Etl;
 /// Publishes CloudEvents (binary mode) to a Kafka topic with an idempotent producer and acks=all, so
 /// a delivery report means every in-sync replica has the record and a retry inside the producer
 /// neither duplicates nor reorders. The key (the document id by default) puts every event of a
-/// document on one partition, in etag order. Batches are handed over back to back; each one's
-/// delivery reports complete its own task.
+/// document on one partition (librdkafka's default partitioner), in etag order. Batches are handed
+/// over back to back; each one's delivery reports complete its own task. Records go to librdkafka
+/// through <see cref="NativeKafkaProducer"/>, one native call per record with all its headers.
 /// </summary>
 internal sealed class KafkaEtlDestination : IEtlDestination
 {
-    private readonly IProducer<byte[], byte[]?> _producer;
+    private readonly NativeKafkaProducer _producer;
     private readonly string _topic;
-
-    // The task's topic, any partition (the key's), built once rather than per record by Produce(string, ...).
-    private readonly TopicPartition _anyPartition;
+    private readonly nint _topicHandle;
     private readonly EtlKafkaHeaders _headers;
+    private readonly KafkaRecordBuilder _record;
     private readonly HashSet<KafkaDeliveryTracker> _pending = [];
 
     public KafkaEtlDestination(EtlKafkaDestination options, string taskName, string instanceSource)
@@ -30,9 +30,6 @@ internal sealed class KafkaEtlDestination : IEtlDestination
                 // retries, instead of the producer's default of five minutes of silence.
                 MessageTimeoutMs = 30_000,
                 ClientId = $"ingest-etl-{taskName}",
-                // The task only needs each report's error: copying every record's headers, key and
-                // value back into managed memory per delivery report costs more than producing it.
-                DeliveryReportFields = "status",
             },
             options.BootstrapServers!,
             options.Settings);
@@ -42,9 +39,20 @@ internal sealed class KafkaEtlDestination : IEtlDestination
         config.EnableIdempotence = true;
 
         _topic = options.Topic!;
-        _anyPartition = new TopicPartition(_topic, Partition.Any);
+        _producer = new NativeKafkaProducer(config, $"etl-{taskName}-kafka");
+        try
+        {
+            _topicHandle = _producer.Topic(_topic);
+        }
+        catch
+        {
+            _producer.Dispose();
+            throw;
+        }
+
+        // Native buffers only once the producer stands, so a refused setting leaves nothing behind.
+        _record = new KafkaRecordBuilder();
         _headers = new EtlKafkaHeaders(instanceSource);
-        _producer = new ProducerBuilder<byte[], byte[]?>(config).SetLogHandler(static (_, _) => { }).Build();
         Describe = $"kafka topic '{_topic}' at {options.BootstrapServers}";
     }
 
@@ -57,7 +65,13 @@ internal sealed class KafkaEtlDestination : IEtlDestination
             return Task.CompletedTask;
         }
 
-        var tracker = new KafkaDeliveryTracker(messages.Count, Forget);
+        nuint valueBytes = 0;
+        for (var i = 0; i < messages.Count; i++)
+        {
+            valueBytes += (nuint)(messages[i].Body?.Length ?? 0);
+        }
+
+        var tracker = new KafkaDeliveryTracker(messages.Count, valueBytes, Forget);
         lock (_pending)
         {
             _pending.Add(tracker);
@@ -65,32 +79,74 @@ internal sealed class KafkaEtlDestination : IEtlDestination
 
         // One traceparent for the batch (its span), encoded once, not per message.
         var traceParent = Telemetry.EtlTracing.CurrentTraceParent();
-        foreach (var message in messages)
+        var sent = 0;
+        nuint valueOffset = 0;
+        try
         {
-            var record = _headers.ToRecord(message, traceParent);
-            var topic = message.Destination is { } destination ? new TopicPartition(destination, Partition.Any) : _anyPartition;
-            while (true)
+            while (sent < messages.Count)
             {
-                try
+                var message = messages[sent];
+                var topic = message.Destination is { } destination ? TopicOf(destination) : _topicHandle;
+                var code = Produce(topic, message, traceParent, tracker, valueOffset, out var error);
+                if (code == 0)
                 {
-                    _producer.Produce(topic, record, tracker.OnDelivered);
-                    break;
+                    sent++;
+                    valueOffset += (nuint)(message.Body?.Length ?? 0);
                 }
-                catch (ProduceException<byte[], byte[]?> ex) when (ex.Error.Code == ErrorCode.Local_QueueFull)
+                else if (code == LibRdKafka.ErrQueueFull)
                 {
                     // The producer's queue is full: let deliveries drain it.
                     await Task.Delay(5, cancellationToken).ConfigureAwait(false);
                 }
-                catch (ProduceException<byte[], byte[]?> ex)
+                else
                 {
-                    var error = new EtlDeliveryException($"Kafka refused a message for topic '{topic.Topic}': {ex.Error.Reason}", ex);
-                    tracker.Fail(error);
-                    throw error;
+                    throw new EtlDeliveryException($"Kafka refused a message for topic '{message.Destination ?? _topic}': {error}");
                 }
             }
         }
+        catch (Exception ex)
+        {
+            tracker.SenderDone(messages.Count - sent, ex);
+            throw;
+        }
 
+        tracker.SenderDone(0);
         return tracker.Acknowledged;
+    }
+
+    private nint TopicOf(string topic)
+    {
+        try
+        {
+            return _producer.Topic(topic);
+        }
+        catch (ArgumentException ex)
+        {
+            throw new EtlDeliveryException($"Kafka refused a message for topic '{topic}': {ex.Message}", ex);
+        }
+    }
+
+    /// <summary>
+    /// Hands one message to the producer, its body copied to the batch's values at <paramref name="valueOffset"/>:
+    /// librdkafka reads it there until the delivery report, rather than copying each record into a heap block of its own.
+    /// </summary>
+    private unsafe int Produce(nint topic, EtlMessage message, byte[]? traceParent, KafkaDeliveryTracker tracker, nuint valueOffset, out string? error)
+    {
+        _record.Start(topic, tracker.Opaque, EtlKafkaHeaders.ScratchBytes(message, traceParent?.Length ?? 0));
+        _headers.Write(_record, message, traceParent);
+        if (message.Deleted)
+        {
+            _record.Tombstone();
+        }
+        else
+        {
+            var body = message.Body ?? [];
+            var value = tracker.Values + valueOffset;
+            body.CopyTo(new Span<byte>(value, body.Length));
+            _record.ValueInPlace(value, body.Length);
+        }
+
+        return _producer.Produce(_record, out error);
     }
 
     private void Forget(KafkaDeliveryTracker tracker)
@@ -104,8 +160,10 @@ internal sealed class KafkaEtlDestination : IEtlDestination
     public ValueTask DisposeAsync()
     {
         // Unacknowledged messages are not waited for: progress was not recorded past them, so they are
-        // sent again. Their batches fail now rather than never complete (the producer reports no more).
+        // sent again. The producer reports them failed as it closes; any batch still waiting fails now.
         _producer.Dispose();
+        _record.Dispose();
+        _headers.Dispose();
         KafkaDeliveryTracker[] pending;
         lock (_pending)
         {
@@ -115,7 +173,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
 
         foreach (var tracker in pending)
         {
-            tracker.Fail(new EtlDeliveryException("The Kafka producer was closed before the broker acknowledged every message."));
+            tracker.Abandon(new EtlDeliveryException("The Kafka producer was closed before the broker acknowledged every message."));
         }
 
         return ValueTask.CompletedTask;

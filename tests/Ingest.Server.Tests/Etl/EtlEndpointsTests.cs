@@ -32,6 +32,7 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
     [InlineData("/etl/orders-out", """{"collections":[],"rabbitMq":{"uri":"http://x","exchange":"e"}}""", "Collections must list")]
     [InlineData("/etl/orders-out", """{"collections":["Orders"],"rabbitMq":{"uri":"http://x","exchange":"e"}}""", "amqp://")]
     [InlineData("/etl/orders-out", """{"collections":["Orders"],"kafka":{"topic":"t","settings":{"acks":"1"}}}""", "Settings:acks cannot be set")]
+    [InlineData("/etl/orders-out", """{"collections":["Orders"],"kafka":{"bootstrapServers":"h:1","topic":"t","settings":{"dotnet.producer.enable.delivery.reports":"false"}}}""", "Settings:dotnet.producer.enable.delivery.reports cannot be set: it is a Confluent.Kafka .NET setting")]
     [InlineData("/etl/bad%20name", """{"collections":["Orders"],"kafka":{"bootstrapServers":"h:1","topic":"t"}}""", "Name must be")]
     [InlineData("/etl/orders-out", """{"collections":["Orders"],"kafka":"yes"}""", "not a valid task definition")]
     public async Task Invalid_definitions_are_refused_with_every_problem(string path, string body, string expected)

@@ -1,5 +1,6 @@
 using System.Text;
 using Ingest.Contracts.CloudEvents;
+using Ingest.Server.Brokers;
 using Ingest.Server.Etl;
 
 namespace Ingest.Server.Tests.Etl;
@@ -27,30 +28,78 @@ public sealed class EtlKafkaHeadersTests
             "whole second" => new EtlMessage("orders/1", 12, "Orders", new DateTime(2026, 1, 2, 3, 4, 5, DateTimeKind.Utc), false, body, -1, "orders/1", null, []),
             _ => new EtlMessage("orders/1", 13, "Orders", new DateTime(2026, 1, 2, 3, 4, 5, 678, DateTimeKind.Utc), false, body, -1, "orders/1", null, []),
         };
-        var writer = new EtlKafkaHeaders(Source);
+        using var writer = new EtlKafkaHeaders(Source);
+        using var record = new KafkaRecordBuilder();
 
-        var record = writer.ToRecord(message);
+        var headers = Write(writer, record, message);
         var expected = KafkaCloudEventBinding.Encode(message.ToCloudEvent(Source));
 
-        var expectedHeaders = expected.Headers.Select(static h => (h.Key, Encoding.UTF8.GetString(h.Value)))
-            .Concat(message.Headers.Select(static h => (h.Key, h.Value)))
+        var expectedHeaders = expected.Headers.Select(static h => (h.Key, Convert.ToHexString(h.Value)))
+            .Concat(message.Headers.Select(static h => (h.Key, Convert.ToHexString(Encoding.UTF8.GetBytes(h.Value)))))
             .Order();
-        Assert.Equal(expectedHeaders, record.Headers.Select(static h => (h.Key, Encoding.UTF8.GetString(h.GetValueBytes()))).Order());
-        Assert.Equal(expected.Value, record.Value);
-        Assert.Equal(message.Key, Encoding.UTF8.GetString(record.Key));
-        Assert.Equal(message.EventId, Encoding.UTF8.GetString(record.Headers.GetLastBytes("ce_id")));
+        Assert.Equal(expectedHeaders, headers.Select(static h => (h.Name, Convert.ToHexString(h.Value))).Order());
+        Assert.Equal(Encoding.UTF8.GetBytes(message.Key), record.Read(LibRdKafka.VType.Key));
+        Assert.Equal(message.EventId, Encoding.UTF8.GetString(headers.Single(static h => h.Name == "ce_id").Value));
+    }
+
+    [Fact]
+    public void The_traceparent_follows_the_cloud_event_headers_and_precedes_the_transforms()
+    {
+        using var writer = new EtlKafkaHeaders(Source);
+        using var record = new KafkaRecordBuilder();
+        var traceParent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"u8.ToArray();
+        var message = new EtlMessage("orders/1", 7, "Orders", DateTime.UnixEpoch, false, [], -1, "orders/1", null, [new("x-kind", "line")]);
+
+        record.Start(0, 0, EtlKafkaHeaders.ScratchBytes(message, traceParent.Length));
+        writer.Write(record, message, traceParent);
+
+        Assert.Equal(
+            ["ce_specversion", "ce_id", "ce_source", "ce_type", "ce_subject", "ce_time", "content-type", "traceparent", "x-kind"],
+            record.ReadHeaders().Select(static h => h.Name));
+        Assert.Equal(traceParent, record.ReadHeaders()[7].Value);
+    }
+
+    [Fact]
+    public void A_long_id_key_and_headers_grow_the_scratch_space_and_keep_every_byte()
+    {
+        using var writer = new EtlKafkaHeaders(Source);
+        using var record = new KafkaRecordBuilder();
+        var id = "orders/" + new string('ü', 5_000);
+        var key = "customers/" + new string('é', 3_000);
+        var message = new EtlMessage(id, 3, "Orders", DateTime.UnixEpoch, false, [], 4, key, null, [new("x-" + new string('a', 2_000), new string('€', 2_000))]);
+
+        var headers = Write(writer, record, message);
+
+        Assert.Equal(Encoding.UTF8.GetBytes(key), record.Read(LibRdKafka.VType.Key));
+        Assert.Equal($"{id}@3#4", Encoding.UTF8.GetString(headers.Single(static h => h.Name == "ce_id").Value));
+        Assert.Equal(id, Encoding.UTF8.GetString(headers.Single(static h => h.Name == "ce_subject").Value));
+        Assert.Equal(new string('€', 2_000), Encoding.UTF8.GetString(headers[^1].Value));
     }
 
     [Fact]
     public void Consecutive_records_with_other_times_and_collections_get_their_own_values()
     {
-        var writer = new EtlKafkaHeaders(Source);
-        var first = writer.ToRecord(new EtlMessage("a", 1, "One", new DateTime(2026, 1, 1, 0, 0, 1, DateTimeKind.Utc), false, [], -1, "a", null, []));
-        var second = writer.ToRecord(new EtlMessage("b", 2, "Two", new DateTime(2026, 1, 1, 0, 0, 2, DateTimeKind.Utc), false, [], -1, "b", null, []));
+        using var writer = new EtlKafkaHeaders(Source);
+        using var record = new KafkaRecordBuilder();
+        var first = Write(writer, record, new EtlMessage("a", 1, "One", new DateTime(2026, 1, 1, 0, 0, 1, DateTimeKind.Utc), false, [], -1, "a", null, []));
+        var second = Write(writer, record, new EtlMessage("b", 2, "Two", new DateTime(2026, 1, 1, 0, 0, 2, DateTimeKind.Utc), false, [], -1, "b", null, []));
+        var third = Write(writer, record, new EtlMessage("c", 3, "One", new DateTime(2026, 1, 1, 0, 0, 2, DateTimeKind.Utc), false, [], -1, "c", null, []));
 
-        Assert.Equal("2026-01-01T00:00:01Z", Encoding.UTF8.GetString(first.Headers.GetLastBytes("ce_time")));
-        Assert.Equal("2026-01-01T00:00:02Z", Encoding.UTF8.GetString(second.Headers.GetLastBytes("ce_time")));
-        Assert.Equal("/ingest/test/One", Encoding.UTF8.GetString(first.Headers.GetLastBytes("ce_source")));
-        Assert.Equal("/ingest/test/Two", Encoding.UTF8.GetString(second.Headers.GetLastBytes("ce_source")));
+        Assert.Equal("2026-01-01T00:00:01Z", Value(first, "ce_time"));
+        Assert.Equal("2026-01-01T00:00:02Z", Value(second, "ce_time"));
+        Assert.Equal("2026-01-01T00:00:02Z", Value(third, "ce_time"));
+        Assert.Equal("/ingest/test/One", Value(first, "ce_source"));
+        Assert.Equal("/ingest/test/Two", Value(second, "ce_source"));
+        Assert.Equal("/ingest/test/One", Value(third, "ce_source"));
     }
+
+    /// <summary>Writes the message as the destination does and reads the headers back as they are handed to librdkafka.</summary>
+    private static List<(string Name, byte[] Value)> Write(EtlKafkaHeaders writer, KafkaRecordBuilder record, EtlMessage message)
+    {
+        record.Start(0, 0, EtlKafkaHeaders.ScratchBytes(message, 0));
+        writer.Write(record, message);
+        return record.ReadHeaders();
+    }
+
+    private static string Value(List<(string Name, byte[] Value)> headers, string name) => Encoding.UTF8.GetString(headers.Single(h => h.Name == name).Value);
 }
