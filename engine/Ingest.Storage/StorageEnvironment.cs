@@ -391,7 +391,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
             tableCount = table.Count;
             if (table.DetachReplaced() is { } grown)
             {
-                RetireSlots(grown);
+                RetireSlots(grown, _slots.AdvanceEpoch()); // transactions that begin later see the new array
             }
 
             Volatile.Write(ref _current, new Snapshot(txId, table, _data));
@@ -491,10 +491,12 @@ public sealed unsafe class StorageEnvironment : IDisposable
         map.Populate(start, end - start);
     }
 
-    /// <summary>A commit grew the page table: its old array is reused once no transaction begun before can probe it.</summary>
-    private void RetireSlots(object slots)
+    /// <summary>
+    /// A commit or a flush replaced the page table's array: it is reused once no transaction begun before
+    /// <paramref name="epoch"/> (advanced under the publish lock, after the replacement) can probe it.
+    /// </summary>
+    private void RetireSlots(object slots, long epoch)
     {
-        var epoch = _slots.AdvanceEpoch(); // caller holds the publish lock: transactions that begin later see the new array
         lock (_retiredLock)
         {
             _retiredSlots.Add((epoch, slots));
@@ -658,10 +660,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
                         epoch = _slots.AdvanceEpoch(); // at once: a transaction begun in between would pin them
                         if (current.Table.DetachReplaced() is { } rebuilt)
                         {
-                            lock (_retiredLock)
-                            {
-                                _retiredSlots.Add((epoch, rebuilt));
-                            }
+                            RetireSlots(rebuilt, epoch);
                         }
                     }
 

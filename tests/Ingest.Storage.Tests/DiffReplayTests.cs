@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using System.Text;
 
 namespace Ingest.Storage.Tests;
@@ -22,43 +21,12 @@ public sealed class DiffReplayTests
         for (var round = 0; round < 6; round++)
         {
             var env = StorageEnvironment.Open(dir.Path, options);
-            for (var t = 0; t < 300; t++)
-            {
-                using var tx = env.BeginWrite();
-                var data = tx.CreateTree("data");
-                for (var j = 0; j < rnd.Next(1, 30); j++)
-                {
-                    var key = $"d/{rnd.Next(3000):D8}";
-                    if (rnd.Next(3) == 0)
-                    {
-                        data.Delete(Encoding.UTF8.GetBytes(key));
-                        expected.Remove(key);
-                    }
-                    else
-                    {
-                        var value = new byte[rnd.Next(10) == 0 ? rnd.Next(9_000, 30_000) : rnd.Next(10, 300)];
-                        rnd.NextBytes(value);
-                        data.Put(Encoding.UTF8.GetBytes(key), value);
-                        expected[key] = value;
-                    }
-                }
-
-                tx.Commit();
-            }
-
+            RandomWrites.Commit(env, rnd, expected, transactions: 300, keys: 3000, maxOps: 30, deleteOneIn: 3,
+                static r => r.Next(10) == 0 ? r.Next(9_000, 30_000) : r.Next(10, 300));
             env.SimulateCrashOnDispose = true;
             env.Dispose();
             using var reopened = StorageEnvironment.Open(dir.Path, options);
-            using var read = reopened.BeginRead();
-            var tree = read.OpenTree("data")!;
-            Assert.Equal(expected.Count, tree.Count);
-            foreach (var (key, value) in expected)
-            {
-                Assert.True(tree.TryGet(Encoding.UTF8.GetBytes(key), out var stored), key);
-                Assert.True(stored.SequenceEqual(value), key);
-            }
-
-            Assert.True(reopened.Verify().IsClean);
+            RandomWrites.AssertHolds(reopened, expected);
         }
     });
 }
@@ -87,11 +55,11 @@ public sealed class TornPageReplayTests
             var rnd = new Random(seed);
             using (var env = StorageEnvironment.Open(dir.Path, options))
             {
-                Commit(env, rnd, expected, 200);
+                Commit(env, rnd, expected);
             }
 
             var last = StorageEnvironment.Open(dir.Path, options);
-            Commit(last, rnd, expected, 200);
+            Commit(last, rnd, expected);
             last.SimulateCrashOnDispose = dir == crashed;
             last.Dispose();
         }
@@ -116,34 +84,34 @@ public sealed class TornPageReplayTests
         File.WriteAllBytes(crashedPath, torn);
 
         using var reopened = StorageEnvironment.Open(crashed.Path, options);
-        Assert.True(reopened.Verify().IsClean);
-        using var read = reopened.BeginRead();
-        var tree = read.OpenTree("data")!;
-        Assert.Equal(expected.Count, tree.Count);
-        foreach (var (key, value) in expected)
-        {
-            Assert.True(tree.TryGet(Encoding.UTF8.GetBytes(key), out var stored), key);
-            Assert.True(stored.SequenceEqual(value), key);
-        }
+        RandomWrites.AssertHolds(reopened, expected);
     });
 
-    private static void Commit(StorageEnvironment env, Random rnd, Dictionary<string, byte[]> expected, int transactions)
+    private static void Commit(StorageEnvironment env, Random rnd, Dictionary<string, byte[]> expected) =>
+        RandomWrites.Commit(env, rnd, expected, transactions: 200, keys: 5000, maxOps: 20, deleteOneIn: 4, static r => r.Next(10, 200));
+}
+
+/// <summary>Random puts and deletes in the tree "data", mirrored in a dictionary, and the check that a store holds exactly that.</summary>
+internal static class RandomWrites
+{
+    public static void Commit(
+        StorageEnvironment env, Random rnd, Dictionary<string, byte[]> expected, int transactions, int keys, int maxOps, int deleteOneIn, Func<Random, int> valueLength)
     {
         for (var t = 0; t < transactions; t++)
         {
             using var tx = env.BeginWrite();
             var data = tx.CreateTree("data");
-            for (var j = 0; j < rnd.Next(1, 20); j++)
+            for (var j = 0; j < rnd.Next(1, maxOps); j++)
             {
-                var key = $"k/{rnd.Next(5000):D8}";
-                if (rnd.Next(4) == 0)
+                var key = $"k/{rnd.Next(keys):D8}";
+                if (rnd.Next(deleteOneIn) == 0)
                 {
                     data.Delete(Encoding.UTF8.GetBytes(key));
                     expected.Remove(key);
                 }
                 else
                 {
-                    var value = new byte[rnd.Next(10, 200)];
+                    var value = new byte[valueLength(rnd)];
                     rnd.NextBytes(value);
                     data.Put(Encoding.UTF8.GetBytes(key), value);
                     expected[key] = value;
@@ -151,6 +119,19 @@ public sealed class TornPageReplayTests
             }
 
             tx.Commit();
+        }
+    }
+
+    public static void AssertHolds(StorageEnvironment env, Dictionary<string, byte[]> expected)
+    {
+        Assert.True(env.Verify().IsClean);
+        using var read = env.BeginRead();
+        var tree = read.OpenTree("data")!;
+        Assert.Equal(expected.Count, tree.Count);
+        foreach (var (key, value) in expected)
+        {
+            Assert.True(tree.TryGet(Encoding.UTF8.GetBytes(key), out var stored), key);
+            Assert.True(stored.SequenceEqual(value), key);
         }
     }
 }

@@ -69,9 +69,10 @@ internal static unsafe class JournalRecord
 
     /// <summary>
     /// Fills <paramref name="buffer"/> with the record for <paramref name="pages"/> (holes already zeroed),
-    /// taking the diffs from <paramref name="diffs"/> at <paramref name="diffStarts"/>, and returns its length.
+    /// taking the diffs from <paramref name="diffs"/>, where they lie one after the other in page order, and
+    /// returns its length.
     /// </summary>
-    public static long Build(byte* buffer, long txId, ReadOnlySpan<PageVersion> pages, byte* diffs, ReadOnlySpan<long> diffStarts, ReadOnlySpan<int> diffLengths)
+    public static long Build(byte* buffer, long txId, ReadOnlySpan<PageVersion> pages, byte* diffs, ReadOnlySpan<int> diffLengths)
     {
         var payloadLength = PayloadLength(pages, diffLengths);
         var total = TotalLength(pages.Length, payloadLength);
@@ -81,7 +82,8 @@ internal static unsafe class JournalRecord
             ref readonly var page = ref pages[i];
             if (diffLengths[i] >= 0)
             {
-                Buffer.MemoryCopy(diffs + diffStarts[i], cursor, diffLengths[i], diffLengths[i]);
+                Buffer.MemoryCopy(diffs, cursor, diffLengths[i], diffLengths[i]);
+                diffs += diffLengths[i];
                 cursor += diffLengths[i];
                 continue;
             }
@@ -116,7 +118,6 @@ internal static unsafe class JournalRecord
             var entry = entries + ((long)i * EntrySize);
             *(long*)entry = pages[i].Page;
             *(int*)(entry + 8) = pages[i].Pages;
-            ImageParts(pages[i], out var firstLength, out var tailStart);
             if (diffLengths[i] >= 0)
             {
                 *(ushort*)(entry + 12) = DiffMarker;
@@ -124,6 +125,7 @@ internal static unsafe class JournalRecord
             }
             else if (pages[i].Pages == 1)
             {
+                ImageParts(pages[i], out var firstLength, out var tailStart);
                 *(ushort*)(entry + 12) = (ushort)firstLength;
                 *(ushort*)(entry + 14) = (ushort)tailStart;
             }

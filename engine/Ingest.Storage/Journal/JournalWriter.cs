@@ -45,7 +45,6 @@ internal sealed unsafe class JournalWriter : IDisposable
     private byte* _diffs;
     private long _diffsSize;
     private int[] _diffLengths = new int[64];
-    private long[] _diffStarts = new long[64];
     private IoVector* _vectors;
     private int _vectorCapacity;
     private int _vectorCount;
@@ -100,7 +99,7 @@ internal sealed unsafe class JournalWriter : IDisposable
         else
         {
             EnsureBuffer(length);
-            JournalRecord.Build(_buffer, txId, pages, _diffs, _diffStarts.AsSpan(0, pages.Length), diffLengths);
+            JournalRecord.Build(_buffer, txId, pages, _diffs, diffLengths);
         }
 
         JournalFile? file;
@@ -176,7 +175,8 @@ internal sealed unsafe class JournalWriter : IDisposable
     /// <summary>
     /// Diffs each page that existed before the transaction against the version it was copied from,
     /// and keeps the diff where it is shorter than the page's image: a put into a big leaf changes a
-    /// few hundred of its bytes, and the journal is what a commit writes and syncs.
+    /// few hundred of its bytes, and the journal is what a commit writes and syncs. The diffs kept lie
+    /// one after the other in page order in the diff buffer.
     /// </summary>
     private void EncodeDiffs(ReadOnlySpan<PageVersion> pages)
     {
@@ -184,7 +184,6 @@ internal sealed unsafe class JournalWriter : IDisposable
         {
             var size = (int)System.Numerics.BitOperations.RoundUpToPowerOf2((uint)pages.Length);
             _diffLengths = new int[size];
-            _diffStarts = new long[size];
         }
 
         long used = 0;
@@ -200,7 +199,6 @@ internal sealed unsafe class JournalWriter : IDisposable
                 var diff = PageDiff.Encode((byte*)page.Pointer, (byte*)page.Base, _diffs + used, image);
                 if (diff >= 0)
                 {
-                    _diffStarts[i] = used;
                     _diffLengths[i] = diff;
                     used += diff;
                 }
@@ -240,12 +238,14 @@ internal sealed unsafe class JournalWriter : IDisposable
         var vectors = _vectors;
         var n = 0;
         vectors[n++] = new IoVector { Base = _buffer, Length = (nuint)headLength };
+        var diff = _diffs; // the diffs lie one after the other in page order (EncodeDiffs)
         for (var i = 0; i < pages.Length; i++)
         {
             ref readonly var page = ref pages[i];
             if (diffLengths[i] >= 0)
             {
-                vectors[n++] = new IoVector { Base = _diffs + _diffStarts[i], Length = (nuint)diffLengths[i] };
+                vectors[n++] = new IoVector { Base = diff, Length = (nuint)diffLengths[i] };
+                diff += diffLengths[i];
                 continue;
             }
 
