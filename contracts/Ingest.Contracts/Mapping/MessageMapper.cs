@@ -16,6 +16,9 @@ public static class MessageMapper
     /// <summary>The longest collection name from an <c>ingest-collection</c> header, in UTF-8 bytes.</summary>
     public const int MaxCollectionBytes = 512;
 
+    // Utf8JsonReader's default depth limit, which the mapper's reader uses.
+    private const int MapperMaxJsonDepth = 64;
+
     // Header values quoted in dead-letter messages are cut to this many bytes.
     private const int MaxQuotedBytes = 64;
 
@@ -156,6 +159,13 @@ public static class MessageMapper
         if (invalid >= 0)
         {
             return $"not JSON: the body is not valid UTF-8 at byte {invalid}";
+        }
+
+        // Most bodies are plain objects: a cheap proof of that skips the reader, which then only
+        // runs to read an id property or to name what is wrong.
+        if (idProperty is null && JsonObjectFastCheck.IsCertainlyValidObject(body, MapperMaxJsonDepth))
+        {
+            return null;
         }
 
         var reader = new Utf8JsonReader(body, new JsonReaderOptions { CommentHandling = JsonCommentHandling.Disallow });

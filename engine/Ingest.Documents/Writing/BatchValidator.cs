@@ -170,6 +170,12 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
             throw new InvalidDocumentException(op.Name, index, $"the body is not valid UTF-8 at byte {invalid}.");
         }
 
+        // A cheap proof for the common case; the reader below judges everything else and names the problem.
+        if (JsonObjectFastCheck.IsCertainlyValidObject(body, options.MaxJsonDepth))
+        {
+            return;
+        }
+
         var reader = new Utf8JsonReader(body, new JsonReaderOptions { MaxDepth = options.MaxJsonDepth });
         try
         {
