@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics.X86;
 using Ingest.Storage.Paging;
 using Ingest.Storage.Transactions;
 
@@ -74,6 +75,11 @@ public sealed unsafe partial class Tree
             var depth = _depth;
             var hasUpper = LeafUpperBound(depth, out var upper);
             var source = _pages.Read(leafPage);
+            if (Sse.IsSupported && depth > 0 && i + 1 < n && (!hasUpper || TreePage.CompareKeys(keys[i + 1], upper) < 0))
+            {
+                // Two or more keys in this leaf: the batch is dense enough that the next leaf most likely has keys too.
+                PrefetchNextLeaf(depth);
+            }
 
             new Span<ulong>(removed, RemovedWords).Clear();
             var hits = 0;
@@ -111,6 +117,7 @@ public sealed unsafe partial class Tree
             {
                 j++; // defensive: the descent routes keys[i] to this leaf, so the loop always consumes it
             }
+
 
             if (hits > 0)
             {
@@ -190,6 +197,27 @@ public sealed unsafe partial class Tree
         }
 
         return deleted;
+    }
+
+    /// <summary>
+    /// Asks for the whole of the path's next sibling leaf while this one is worked on. A leaf of a freshly loaded tree
+    /// stores its entries in insertion order, so the pass reads them at random: one dependent miss after another, a
+    /// quarter of a dense pass's time. Fetched a leaf ahead, they arrive while the CPU works on the one before (every
+    /// 128 bytes instead of 64 lost the gain: this CPU does not fetch the pair line).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // per leaf of a sorted batch: see DeleteSortedCore
+    private void PrefetchNextLeaf(int depth)
+    {
+        var parent = _pages.Read(_pathPages[depth - 1]);
+        var next = _pathIndex[depth - 1] + 1;
+        if (next < TreePage.GetCount(parent))
+        {
+            var p = _pages.Read(TreePage.BranchChild(TreePage.Entry(parent, next)));
+            for (var off = 0; off < PageHeader.PageSize; off += 64)
+            {
+                Sse.Prefetch0(p + off);
+            }
+        }
     }
 
     private static bool CanMerge(int leftUsed, int rightUsed)
