@@ -229,11 +229,18 @@ public sealed unsafe partial class Tree
 
         if (next + 1 < count)
         {
-            Sse.Prefetch0(ReadPage(TreePage.BranchChild(TreePage.Entry(parent, next + 1))));
+            Sse.Prefetch0(_pages.Peek(TreePage.BranchChild(TreePage.Entry(parent, next + 1))));
         }
 
-        var p = ReadPage(TreePage.BranchChild(TreePage.Entry(parent, next)));
-        var slotsEnd = TreePage.HeaderSize + (TreePage.SlotSize * TreePage.GetCount(p));
+        // Unverified: a leaf the pass may not reach must not cost its checksum or fail the batch. Its header only
+        // bounds what is asked for (a prefetch never faults), so a damaged one costs at most a page of useless requests.
+        var p = _pages.Peek(TreePage.BranchChild(TreePage.Entry(parent, next)));
+        if (p == null)
+        {
+            return;
+        }
+
+        var slotsEnd = Math.Min(TreePage.HeaderSize + (TreePage.SlotSize * TreePage.GetCount(p)), PageHeader.PageSize);
         for (var off = 64; off < slotsEnd; off += 64)
         {
             Sse.Prefetch0(p + off);
