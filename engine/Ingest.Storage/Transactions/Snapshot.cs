@@ -24,16 +24,8 @@ internal sealed unsafe class Snapshot(long txId, PageTable table, DataFile data)
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public byte* GetPage(long page)
     {
-        if (Table.Count != 0)
-        {
-            var p = Table.Find(page, TxId);
-            if (p != 0)
-            {
-                return (byte*)p;
-            }
-        }
-
-        return Map.GetPage(page);
+        var version = FindVersion(page);
+        return version != 0 ? (byte*)version : Map.GetPage(page);
     }
 
     /// <summary>
@@ -43,15 +35,11 @@ internal sealed unsafe class Snapshot(long txId, PageTable table, DataFile data)
     [MethodImpl(MethodImplOptions.AggressiveInlining)] // per leaf of a sorted delete, whose first call would run it unoptimized
     public byte* GetPageUnverified(long page)
     {
-        if (Table.Count != 0)
-        {
-            var p = Table.Find(page, TxId);
-            if (p != 0)
-            {
-                return (byte*)p;
-            }
-        }
-
-        return Map.GetPageUnverified(page);
+        var version = FindVersion(page);
+        return version != 0 ? (byte*)version : Map.GetPageUnverified(page);
     }
+
+    /// <summary>The newest version of <paramref name="page"/> this snapshot sees while it is in scratch memory, else 0.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private nint FindVersion(long page) => Table.Count != 0 ? Table.Find(page, TxId) : 0;
 }
