@@ -35,6 +35,9 @@ internal readonly unsafe struct PageSource
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public byte* Read(long page) => _write != null ? _write.GetPage(page) : _snapshot.GetPage(page);
 
+    /// <summary>The page's bytes as <see cref="Read"/> would find them, unverified (see <see cref="Snapshot.GetPageUnverified"/>): only to prefetch.</summary>
+    public byte* Peek(long page) => _write != null ? _write.PeekPage(page) : _snapshot.GetPageUnverified(page);
+
     /// <summary>Counts a root-to-leaf search in the write transaction's <see cref="TransactionCounters"/> (reads are not counted).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void CountDescent() => _write?.CountDescent();

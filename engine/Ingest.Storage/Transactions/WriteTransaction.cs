@@ -222,6 +222,13 @@ public sealed unsafe class WriteTransaction : IDisposable
         return dirty != 0 ? (byte*)dirty : BaseSnapshot.GetPage(page);
     }
 
+    /// <summary><see cref="GetPage"/> without verifying a data file page or counting an access: only to prefetch.</summary>
+    internal byte* PeekPage(long page)
+    {
+        var dirty = _dirty.Find(page);
+        return dirty != 0 ? (byte*)dirty : BaseSnapshot.GetPageUnverified(page);
+    }
+
     /// <summary>True if this transaction already has its own copy of <paramref name="page"/>.</summary>
     internal bool IsModified(long page) => _dirty.Find(page) != 0;
 
