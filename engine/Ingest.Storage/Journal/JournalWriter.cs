@@ -70,6 +70,32 @@ internal sealed unsafe class JournalWriter : IDisposable
         }
     }
 
+    /// <summary>
+    /// Makes the file the next record goes to ready now (a spare renamed, or a new file zero-filled
+    /// and synced) instead of in the first commit: on this VM that first commit took 50-130 ms, a
+    /// fifth of loading 40k documents into a fresh store. Best effort: if it fails (a full disk),
+    /// the first commit tries again and reports the error.
+    /// </summary>
+    public void PrepareFirstFile()
+    {
+        lock (_filesLock)
+        {
+            if (_files.Count > 0)
+            {
+                return;
+            }
+        }
+
+        try
+        {
+            CreateFile(_fileSize);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // CreateFile left nothing behind (a half-made file is deleted, a spare keeps its name).
+        }
+    }
+
     /// <summary>The sequence number the next new journal file gets.</summary>
     public long NextSequence => _nextSequence;
 
