@@ -249,97 +249,56 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
 
     /// <summary>
     /// Reads the JSON bodies of operations [0, count) on the caller's thread and one thread-pool
-    /// thread, which take chunks of operations from a shared counter. The caller never waits for the
-    /// helper to start: if it has not by the time the chunks are gone, it is told not to, so a busy
-    /// pool costs nothing but the queueing. The lowest failing operation's error is thrown.
+    /// thread (<see cref="SharedChunkWork"/>), then throws the lowest failing operation's error.
     /// </summary>
-    private sealed class ParallelBodyCheck(BatchValidator validator, WriteBatch batch, int count) : IThreadPoolWorkItem
+    private sealed class ParallelBodyCheck(BatchValidator validator, WriteBatch batch, int count) : SharedChunkWork
     {
         private const int Chunk = 32;
-        private const int NotStarted = 0;
-        private const int Running = 1;
-        private const int Done = 2;
         private readonly Lock _failureLock = new();
-        private int _nextChunk;
-        private int _helper;
         private int _failedAt = int.MaxValue;
         private Exception? _failure;
 
         public void Run()
         {
-            ThreadPool.UnsafeQueueUserWorkItem(this, preferLocal: false);
-            CheckChunks();
-            if (Interlocked.CompareExchange(ref _helper, Done, NotStarted) != NotStarted)
-            {
-                // The helper took at most one chunk that is not finished yet.
-                var spin = default(SpinWait);
-                while (Volatile.Read(ref _helper) != Done)
-                {
-                    spin.SpinOnce(sleep1Threshold: -1);
-                }
-            }
-
+            RunChunks((count + Chunk - 1) / Chunk);
             if (_failure != null)
             {
                 ExceptionDispatchInfo.Throw(_failure);
             }
         }
 
-        public void Execute()
-        {
-            if (Interlocked.CompareExchange(ref _helper, Running, NotStarted) != NotStarted)
-            {
-                return; // the caller finished without this thread
-            }
+        protected override bool ShouldRun(int chunk) => chunk * Chunk <= Volatile.Read(ref _failedAt);
 
-            try
-            {
-                CheckChunks();
-            }
-            finally
-            {
-                Volatile.Write(ref _helper, Done);
-            }
-        }
-
-        private void CheckChunks()
+        protected override void RunChunk(int chunk)
         {
             var operations = batch.Operations;
-            while (true)
+            var start = chunk * Chunk;
+            for (var i = start; i < Math.Min(count, start + Chunk); i++)
             {
-                var start = (Interlocked.Increment(ref _nextChunk) - 1) * Chunk;
-                if (start >= count || start > Volatile.Read(ref _failedAt))
+                var op = operations[i];
+                if (!NeedsJsonCheck(op))
                 {
-                    return;
+                    continue;
                 }
 
-                for (var i = start; i < Math.Min(count, start + Chunk); i++)
+                try
                 {
-                    var op = operations[i];
-                    if (!NeedsJsonCheck(op))
-                    {
-                        continue;
-                    }
-
-                    try
-                    {
-                        validator.ValidateJson(batch, op, i);
-                    }
+                    validator.ValidateJson(batch, op, i);
+                }
 #pragma warning disable CA1031 // Nothing may escape a thread-pool thread; the caller throws it.
-                    catch (Exception ex)
+                catch (Exception ex)
 #pragma warning restore CA1031
+                {
+                    lock (_failureLock)
                     {
-                        lock (_failureLock)
+                        if (i < _failedAt)
                         {
-                            if (i < _failedAt)
-                            {
-                                _failedAt = i;
-                                _failure = ex;
-                            }
+                            _failedAt = i;
+                            _failure = ex;
                         }
-
-                        break; // the rest of this chunk comes later
                     }
+
+                    return; // the rest of this chunk comes after the failure
                 }
             }
         }
