@@ -63,6 +63,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
         var durable = options.SyncMode == SyncMode.Durable;
         _journal = new JournalWriter(
             directory, options.JournalFileSize, durable, scratch, nextJournalSequence, spareJournals, faults, (sequence, size) => data.RecordJournalCreated(sequence, size, durable));
+        _journal.PrepareFirstFile();
         if (options.BackgroundFlush)
         {
             _flusher = new Thread(FlushLoop) { IsBackground = true, Name = "Ingest.Storage flusher" };

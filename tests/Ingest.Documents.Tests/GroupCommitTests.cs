@@ -108,13 +108,21 @@ public sealed class GroupCommitTests(ITestOutputHelper output)
             batch.Put($"d/{i}", "C", "{}");
         }
 
-        var first = store.WriteAsync(batch);
-        if (!first.IsCompleted)
+        // Hold the writer thread, so the batch is surely still in flight when it is written again (the
+        // first commit of a store got fast enough to finish between an IsCompleted check and the next line).
+        using var release = new ManualResetEventSlim();
+        var paused = store.BeginReadWhileWritesPausedAsync(reader =>
         {
-            Assert.Throws<InvalidOperationException>(() => { _ = store.WriteAsync(batch); });
-            Assert.Throws<InvalidOperationException>(() => batch.Put("x", "C", "{}"));
-        }
+            release.Wait();
+            return reader;
+        });
+        var first = store.WriteAsync(batch);
+        Assert.False(first.IsCompleted);
+        Assert.Throws<InvalidOperationException>(() => { _ = store.WriteAsync(batch); });
+        Assert.Throws<InvalidOperationException>(() => batch.Put("x", "C", "{}"));
+        release.Set();
 
+        (await paused).Dispose();
         await first;
         Assert.Equal(2000, store.GetStats().DocumentCount);
     }

@@ -121,13 +121,25 @@ internal sealed class TransactionWriter
         var key = batch.Bytes(op.KeyOffset, op.KeyLength);
         var name = op.CollectionName!;
         var collection = Collection(name.FoldedUtf8, name.Folded, name.Utf8);
-        if (_ids.TryGet(key, out var existing))
+        var etag = ++_state.LastEtag;
+
+        // One descent of the id index (a random leaf per put) both points the id at the new etag and
+        // tells which document it replaces.
+        Span<byte> etagValue = stackalloc byte[8];
+        BinaryPrimitives.WriteInt64LittleEndian(etagValue, etag);
+        Span<byte> previous = stackalloc byte[8];
+        var replaced = _ids.Put(key, etagValue, previous);
+        if (replaced >= 0)
         {
-            RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(existing), name.Utf8, collection, makeTombstone: false, out _);
+            if (replaced != previous.Length)
+            {
+                throw new InvalidDataException($"The id index holds a {replaced}-byte value for an id; it holds 8-byte etags.");
+            }
+
+            RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(previous), name.Utf8, collection, makeTombstone: false, out _);
         }
 
         var body = batch.Bytes(op.PayloadOffset, op.PayloadLength);
-        var etag = ++_state.LastEtag;
         var idBytes = Encoding.UTF8.GetByteCount(op.Name);
         var size = DocumentRecord.Size + idBytes + name.Utf8.Length + body.Length;
         var value = Buffer(size);
@@ -146,9 +158,6 @@ internal sealed class TransactionWriter
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
         EtagKey.Write(etagKey, etag);
         _byEtag.Put(etagKey, value);
-        Span<byte> etagValue = stackalloc byte[8];
-        BinaryPrimitives.WriteInt64LittleEndian(etagValue, etag);
-        _ids.Put(key, etagValue);
 
         collection.Etags.Add(etag);
         collection.Stats.Count++;

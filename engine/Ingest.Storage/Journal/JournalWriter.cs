@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using Ingest.SharedSource;
 using Ingest.Storage.Paging;
 
 namespace Ingest.Storage.Journal;
@@ -45,6 +46,11 @@ internal sealed unsafe class JournalWriter : IDisposable
     private byte* _diffs;
     private long _diffsSize;
     private int[] _diffLengths = new int[64];
+    private long[] _diffSlots = new long[64];
+    private readonly DiffEncoding _diffEncoding = new();
+
+    /// <summary>Below this many pages to diff, one thread does it faster than two.</summary>
+    private const int ParallelDiffPages = 128;
     private IoVector* _vectors;
     private int _vectorCapacity;
     private int _vectorCount;
@@ -67,6 +73,32 @@ internal sealed unsafe class JournalWriter : IDisposable
         {
             var handle = File.OpenHandle(path, FileMode.Open, FileAccess.ReadWrite, FileShare.Read);
             _spares.Add(new JournalFile(0, path, handle, RandomAccess.GetLength(handle)));
+        }
+    }
+
+    /// <summary>
+    /// Makes the file the next record goes to ready now (a spare renamed, or a new file zero-filled
+    /// and synced) instead of in the first commit: on this VM that first commit took 50-130 ms, a
+    /// fifth of loading 40k documents into a fresh store. Best effort: if it fails (a full disk),
+    /// the first commit tries again and reports the error.
+    /// </summary>
+    public void PrepareFirstFile()
+    {
+        lock (_filesLock)
+        {
+            if (_files.Count > 0)
+            {
+                return;
+            }
+        }
+
+        try
+        {
+            CreateFile(_fileSize);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // CreateFile left nothing behind (a half-made file is deleted, a spare keeps its name).
         }
     }
 
@@ -184,26 +216,94 @@ internal sealed unsafe class JournalWriter : IDisposable
         {
             var size = (int)System.Numerics.BitOperations.RoundUpToPowerOf2((uint)pages.Length);
             _diffLengths = new int[size];
+            _diffSlots = new long[size];
         }
 
-        long used = 0;
+        // Each page that existed before gets a slot as long as its image (a diff is kept only when
+        // shorter), so pages can be encoded in any order, by two threads for a big commit.
+        long slots = 0;
+        var candidates = 0;
         for (var i = 0; i < pages.Length; i++)
         {
             ref readonly var page = ref pages[i];
             _diffLengths[i] = -1;
+            _diffSlots[i] = -1;
             if (page.Pages == 1 && page.Base != 0)
             {
-                PageHole.Get((byte*)page.Pointer, out var holeStart, out var holeEnd);
-                var image = PageHeader.PageSize - (holeEnd - holeStart);
-                EnsureDiffCapacity(used + image);
-                var diff = PageDiff.Encode((byte*)page.Pointer, (byte*)page.Base, _diffs + used, image);
-                if (diff >= 0)
-                {
-                    _diffLengths[i] = diff;
-                    used += diff;
-                }
+                _diffSlots[i] = slots;
+                slots += ImageLength((byte*)page.Pointer);
+                candidates++;
             }
         }
+
+        EnsureDiffCapacity(slots);
+        fixed (PageVersion* versions = pages)
+        {
+            if (candidates >= ParallelDiffPages)
+            {
+                _diffEncoding.Run(this, versions, pages.Length);
+            }
+            else
+            {
+                EncodeDiffs(versions, 0, pages.Length);
+            }
+        }
+
+        // The diffs kept, one after the other in page order (each slot starts at or after where it moves to).
+        long used = 0;
+        for (var i = 0; i < pages.Length; i++)
+        {
+            var length = _diffLengths[i];
+            if (length >= 0)
+            {
+                Buffer.MemoryCopy(_diffs + _diffSlots[i], _diffs + used, length, length);
+                used += length;
+            }
+        }
+    }
+
+    private static int ImageLength(byte* page)
+    {
+        PageHole.Get(page, out var holeStart, out var holeEnd);
+        return PageHeader.PageSize - (holeEnd - holeStart);
+    }
+
+    /// <summary>Diffs pages [from, to) into their slots. Thread-safe for distinct ranges.</summary>
+    private void EncodeDiffs(PageVersion* pages, int from, int to)
+    {
+        for (var i = from; i < to; i++)
+        {
+            if (_diffSlots[i] >= 0)
+            {
+                var page = (byte*)pages[i].Pointer;
+                _diffLengths[i] = PageDiff.Encode(page, (byte*)pages[i].Base, _diffs + _diffSlots[i], ImageLength(page));
+            }
+        }
+    }
+
+    /// <summary>
+    /// Diffing is a tenth of a batched put's CPU when each commit rewrites ~1,000 random leaves of a
+    /// big index (each compared whole with its previous version), and the committing thread is the
+    /// one every caller waits for: a thread-pool thread takes half of the pages.
+    /// </summary>
+    private sealed class DiffEncoding : SharedChunkWork
+    {
+        private const int Chunk = 64;
+        private JournalWriter? _writer;
+        private PageVersion* _pages;
+        private int _count;
+
+        public void Run(JournalWriter writer, PageVersion* pages, int count)
+        {
+            _writer = writer;
+            _pages = pages;
+            _count = count;
+            RunChunks((count + Chunk - 1) / Chunk);
+            _writer = null;
+            _pages = null;
+        }
+
+        protected override void RunChunk(int chunk) => _writer!.EncodeDiffs(_pages, chunk * Chunk, Math.Min(_count, (chunk + 1) * Chunk));
     }
 
     /// <summary>Room for <paramref name="needed"/> bytes of diffs, keeping the ones already encoded.</summary>

@@ -105,7 +105,16 @@ public sealed unsafe partial class Tree
     }
 
     /// <summary>Inserts or replaces the value of <paramref name="key"/>.</summary>
-    public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => Put(key, value, default);
+
+    /// <summary>
+    /// Inserts or replaces the value of <paramref name="key"/> and says what it replaced, with one
+    /// descent where <see cref="TryGet"/> then <see cref="Put(ReadOnlySpan{byte}, ReadOnlySpan{byte})"/>
+    /// take two (the document store's id index does this for every put, on a random leaf).
+    /// Returns the length of the value replaced, of which the first <paramref name="previous"/>.Length
+    /// bytes are copied to <paramref name="previous"/>, or -1 when the key was new.
+    /// </summary>
+    public int Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, Span<byte> previous)
     {
         _pages.EnsureActive();
         var tx = _pages.Writer;
@@ -119,13 +128,20 @@ public sealed unsafe partial class Tree
         var leaf = tx.ModifyPage(leafPage);
         var idx = TreePage.SearchLeaf(leaf, key, out var found);
         var inline = TreePage.LeafEntrySize(key.Length, value.Length, overflow: false) + TreePage.SlotSize <= TreePage.MaxEntryWithSlot;
+        var replaced = -1;
         if (found)
         {
             var old = TreePage.Entry(leaf, idx);
+            replaced = TreePage.LeafValueLength(old);
+            if (!previous.IsEmpty)
+            {
+                ReadValue(old)[..Math.Min(replaced, previous.Length)].CopyTo(previous);
+            }
+
             if (inline && !TreePage.IsOverflow(old) && TreePage.LeafValueLength(old) == value.Length)
             {
                 value.CopyTo(new Span<byte>(TreePage.LeafValue(old), value.Length));
-                return;
+                return replaced;
             }
         }
 
@@ -152,6 +168,7 @@ public sealed unsafe partial class Tree
         }
 
         InsertEntry(tx, _depth, leafPage, idx, size);
+        return replaced;
     }
 
     /// <summary>Removes <paramref name="key"/>; false if it was absent.</summary>
