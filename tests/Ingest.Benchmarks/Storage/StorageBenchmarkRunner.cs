@@ -5,7 +5,8 @@ namespace Ingest.Benchmarks.Storage;
 
 /// <summary>
 /// Runs every selected workload on one system after the other (never two systems at once), each
-/// system in a fresh directory under the same base directory, deleted afterwards.
+/// system in a fresh directory under the same base directory, deleted afterwards. Each key-value system first gets the
+/// same untimed warm-up (<see cref="StorageWarmup"/>) so that no system's first workload pays for JIT compilation.
 /// </summary>
 internal sealed class StorageBenchmarkRunner(StorageDataset data, TextWriter log)
 {
@@ -23,6 +24,11 @@ internal sealed class StorageBenchmarkRunner(StorageDataset data, TextWriter log
             {
                 log.WriteLine($"[{registration.Name}] not wired in yet (see Storage/StorageSystems.cs); its column shows \"-\".");
                 continue;
+            }
+
+            if (StorageWarmup.Run(registration.Open, baseDirectory, data.Seed + 100, out var warmup))
+            {
+                log.WriteLine($"[{registration.Name}] warm-up (not timed, the same for every system, in a directory of its own): {warmup.TotalMilliseconds:0} ms");
             }
 
             var directory = Path.Combine(baseDirectory, $"ingest-bench-{registration.Name}-{Guid.NewGuid():N}");
