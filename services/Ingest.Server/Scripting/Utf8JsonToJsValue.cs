@@ -8,64 +8,97 @@ using Jint.Native;
 namespace Ingest.Server.Scripting;
 
 /// <summary>
-/// What <c>JSON.parse</c> gives for a JSON document, built straight from its UTF-8 bytes with
-/// System.Text.Json's reader: the document is neither decoded to UTF-16 nor lexed a second time by
-/// the engine's own parser, which was most of a transform's cost per document. A transform sees
-/// document after document of the same shape, so property names are decoded once and then found by
-/// their bytes (<see cref="PropertyNames"/>), and arrays are gathered in lists kept from one document
-/// to the next. One per engine, used by one caller at a time (the script host's lock).
+/// What <c>JSON.parse</c> gives for a JSON document, made from its UTF-8 bytes as the script reads
+/// it. <see cref="Parse"/> checks the whole document once with System.Text.Json's reader (a
+/// malformed one is refused before the script runs) and returns an object as a
+/// <see cref="LazyJsonObject"/>: its top level is read on first touch, and each string, object or
+/// array in it only when the script reads that property. A transform that reads a few fields of a
+/// document no longer builds a value for every other one (a profile of the <c>etl</c> benchmark
+/// showed building the whole tree to be most of a transform's cost). Arrays are made whole when
+/// read (their objects stay lazy). A transform sees document after document of the same shape, so
+/// property names are decoded once and then found by their bytes (<see cref="Utf8PropertyNames"/>).
+/// One per engine, used by one caller at a time (the script host's lock) and by the objects it made.
 /// </summary>
 internal sealed class Utf8JsonToJsValue(Engine engine)
 {
     /// <summary>Deeper documents are refused (the reader's default is 64, too few for some documents).</summary>
     public const int MaxDepth = 1_000;
 
+    private static readonly JsonReaderOptions ReaderOptions = new() { MaxDepth = MaxDepth };
+
     private readonly Utf8PropertyNames _names = new();
     private readonly List<List<JsValue>> _arrays = [];
     private int _arrayDepth;
 
+    /// <summary>The document as a JavaScript value.</summary>
+    /// <param name="utf8">The document; it must stay unchanged as long as the engine may hold the value.</param>
     /// <exception cref="JsonException">The bytes are not one JSON value.</exception>
-    public JsValue Parse(ReadOnlySpan<byte> utf8)
+    public JsValue Parse(ReadOnlyMemory<byte> utf8)
     {
-        var reader = new Utf8JsonReader(utf8, new JsonReaderOptions { MaxDepth = MaxDepth });
+        var reader = new Utf8JsonReader(utf8.Span, ReaderOptions);
         if (!reader.Read())
         {
             throw new JsonException("The document is empty, not JSON.");
         }
 
-        var value = Read(ref reader);
+        var start = (int)reader.TokenStartIndex;
+        // Reads to the end of the value: the whole document is checked here, before the script sees it.
+        reader.Skip();
+        var end = (int)reader.BytesConsumed;
+
         // The reader itself refuses anything after the value but whitespace.
-        return reader.Read() ? throw new JsonException("The document holds more than one JSON value.") : value;
+        if (reader.Read())
+        {
+            throw new JsonException("The document holds more than one JSON value.");
+        }
+
+        return Materialize(utf8[start..end]);
     }
 
-    private JsValue Read(ref Utf8JsonReader reader) => reader.TokenType switch
+    /// <summary>A checked JSON value (no surrounding whitespace) as a JavaScript value; an object stays unread.</summary>
+    internal JsValue Materialize(ReadOnlyMemory<byte> json)
     {
-        JsonTokenType.StartObject => ReadObject(ref reader),
-        JsonTokenType.StartArray => ReadArray(ref reader),
-        JsonTokenType.String => JsString.Create(reader.GetString()!),
-        JsonTokenType.Number => JsNumber.Create(ReadNumber(ref reader)),
-        JsonTokenType.True => JsBoolean.True,
-        JsonTokenType.False => JsBoolean.False,
-        JsonTokenType.Null => JsValue.Null,
-        _ => throw new JsonException($"Unexpected JSON token {reader.TokenType}."),
-    };
+        var span = json.Span;
+        switch (span[0])
+        {
+            case (byte)'{':
+                return new LazyJsonObject(engine, this, json);
+            case (byte)'"':
+                return JsString.Create(ReadString(span));
+            default:
+                var reader = new Utf8JsonReader(span, ReaderOptions);
+                reader.Read();
+                return reader.TokenType == JsonTokenType.StartArray ? ReadArray(ref reader, json) : ReadScalar(ref reader);
+        }
+    }
 
-    private JsObject ReadObject(ref Utf8JsonReader reader)
+    /// <summary>Defines the object's properties as <c>JSON.parse</c> does: data properties, "__proto__" an own one, the last duplicate wins.</summary>
+    internal void ReadProperties(LazyJsonObject target, ReadOnlySpan<byte> json)
     {
-        var result = new JsObject(engine);
+        var reader = new Utf8JsonReader(json, ReaderOptions);
+        reader.Read();
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             // An escaped name is decoded each time: its bytes are not the name's.
-            var name = reader.ValueIsEscaped ? reader.GetString()! : _names.Get(reader.ValueSpan);
+            var name = reader.ValueIsEscaped ? Unescape(reader.ValueSpan) : _names.Get(reader.ValueSpan);
             reader.Read();
-            // A data property as JSON.parse defines it: "__proto__" is an own property, the last duplicate wins.
-            result.FastSetDataProperty(name, Read(ref reader));
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.String:
+                case JsonTokenType.StartObject:
+                case JsonTokenType.StartArray:
+                    var start = (int)reader.TokenStartIndex;
+                    reader.Skip();
+                    target.FastSetProperty(name, new LazyJsonProperty(this, target.Json[start..(int)reader.BytesConsumed]));
+                    break;
+                default:
+                    target.FastSetDataProperty(name, ReadScalar(ref reader));
+                    break;
+            }
         }
-
-        return result;
     }
 
-    private JsArray ReadArray(ref Utf8JsonReader reader)
+    private JsArray ReadArray(ref Utf8JsonReader reader, ReadOnlyMemory<byte> json)
     {
         if (_arrayDepth == _arrays.Count)
         {
@@ -77,21 +110,101 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
         {
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                items.Add(Read(ref reader));
+                switch (reader.TokenType)
+                {
+                    case JsonTokenType.StartObject:
+                        var start = (int)reader.TokenStartIndex;
+                        reader.Skip();
+                        items.Add(new LazyJsonObject(engine, this, json[start..(int)reader.BytesConsumed]));
+                        break;
+                    case JsonTokenType.StartArray:
+                        items.Add(ReadArray(ref reader, json));
+                        break;
+                    case JsonTokenType.String:
+                        items.Add(JsString.Create(reader.ValueIsEscaped ? Unescape(reader.ValueSpan) : Encoding.UTF8.GetString(reader.ValueSpan)));
+                        break;
+                    default:
+                        items.Add(ReadScalar(ref reader));
+                        break;
+                }
             }
 
             return new JsArray(engine, CollectionsMarshal.AsSpan(items).ToArray());
         }
         finally
         {
-            // Also after a malformed document: the next one starts with empty lists.
+            // Also after a failure: the next array starts with an empty list.
             items.Clear();
             _arrayDepth--;
         }
     }
 
+    private static JsValue ReadScalar(ref Utf8JsonReader reader) => reader.TokenType switch
+    {
+        JsonTokenType.Number => JsNumber.Create(ReadNumber(reader.ValueSpan)),
+        JsonTokenType.True => JsBoolean.True,
+        JsonTokenType.False => JsBoolean.False,
+        JsonTokenType.Null => JsValue.Null,
+        _ => throw new JsonException($"Unexpected JSON token {reader.TokenType}."),
+    };
+
+    /// <summary>A checked JSON string token (with its quotes) as text.</summary>
+    private static string ReadString(ReadOnlySpan<byte> json)
+    {
+        var inner = json[1..^1];
+        return inner.Contains((byte)'\\') ? Unescape(inner) : Encoding.UTF8.GetString(inner);
+    }
+
+    /// <summary>
+    /// A checked string's escaped content as text. Written here rather than taken from the JSON
+    /// reader, which refuses an escaped lone surrogate (<c>"\ud800"</c>) that <c>JSON.parse</c> keeps.
+    /// </summary>
+    internal static string Unescape(ReadOnlySpan<byte> escaped)
+    {
+        // Never more chars than bytes: each escape is at least two bytes for one char.
+        var rented = System.Buffers.ArrayPool<char>.Shared.Rent(escaped.Length);
+        try
+        {
+            var chars = rented.AsSpan();
+            var written = 0;
+            while (!escaped.IsEmpty)
+            {
+                var backslash = escaped.IndexOf((byte)'\\');
+                var run = backslash < 0 ? escaped : escaped[..backslash];
+                written += Encoding.UTF8.GetChars(run, chars[written..]);
+                if (backslash < 0)
+                {
+                    break;
+                }
+
+                var kind = escaped[backslash + 1];
+                if (kind == (byte)'u')
+                {
+                    chars[written++] = (char)int.Parse(escaped.Slice(backslash + 2, 4), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture);
+                    escaped = escaped[(backslash + 6)..];
+                    continue;
+                }
+
+                chars[written++] = kind switch
+                {
+                    (byte)'b' => '\b',
+                    (byte)'f' => '\f',
+                    (byte)'n' => '\n',
+                    (byte)'r' => '\r',
+                    (byte)'t' => '\t',
+                    _ => (char)kind, // '"', '\\' and '/': the reader refused any other escape.
+                };
+                escaped = escaped[(backslash + 2)..];
+            }
+
+            return new string(chars[..written]);
+        }
+        finally
+        {
+            System.Buffers.ArrayPool<char>.Shared.Return(rented);
+        }
+    }
+
     /// <summary>The number as JavaScript reads it: one too large for a double is ±Infinity, as in <c>JSON.parse</c>.</summary>
-    private static double ReadNumber(ref Utf8JsonReader reader) => reader.TryGetDouble(out var number)
-        ? number
-        : double.Parse(Encoding.UTF8.GetString(reader.ValueSpan), NumberStyles.Float, CultureInfo.InvariantCulture);
+    internal static double ReadNumber(ReadOnlySpan<byte> token) => double.Parse(token, NumberStyles.Float, CultureInfo.InvariantCulture);
 }

@@ -70,7 +70,7 @@ internal static class IngestItemMapper
         string reason;
         try
         {
-            reason = TryTransform(message, script, source, fromKafka, rules, headers, position, out var operations);
+            reason = TryTransform(message, script, source, fromKafka, rules, headers, ownedBody, position, out var operations);
             if (operations is not null)
             {
                 var item = Put(null, null, message.Body, ownedBody, position);
@@ -88,8 +88,8 @@ internal static class IngestItemMapper
 
     // The operations, or null and why the message is a dead letter.
     private static string TryTransform<THeaders>(
-        in IncomingMessage message, SourceScript script, string source, bool fromKafka, MappingRules rules, in THeaders headers, in ItemPosition position,
-        out IReadOnlyList<ScriptedOperation>? operations)
+        in IncomingMessage message, SourceScript script, string source, bool fromKafka, MappingRules rules, in THeaders headers,
+        ReadOnlyMemory<byte> ownedBody, in ItemPosition position, out IReadOnlyList<ScriptedOperation>? operations)
         where THeaders : IEnvelopeHeaders
     {
         operations = null;
@@ -106,7 +106,8 @@ internal static class IngestItemMapper
         }
 
         var input = new SourceScriptInput(
-            message.IsTombstone ? null : Encoding.UTF8.GetString(body),
+            message.IsTombstone ? default : Stable(body, ownedBody),
+            message.IsTombstone,
             message.HasKey ? Encoding.UTF8.GetString(message.Key) : null,
             headers.ToEnvelopeHeaders(),
             source,
@@ -126,6 +127,10 @@ internal static class IngestItemMapper
             return $"transform failed: {ex.Message}";
         }
     }
+
+    /// <summary>The body as memory that stays unchanged: the caller's own array, else a copy (the client reuses its buffer).</summary>
+    private static ReadOnlyMemory<byte> Stable(ReadOnlySpan<byte> body, ReadOnlyMemory<byte> ownedBody) =>
+        !ownedBody.IsEmpty && body.Length == ownedBody.Length && body.Overlaps(ownedBody.Span) ? ownedBody : body.ToArray();
 
     private static IngestItem Put(string? id, string? collection, ReadOnlySpan<byte> body, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
     {

@@ -35,7 +35,7 @@ internal sealed class SourceScript
         JsValue body;
         try
         {
-            body = input.Body is null ? JsValue.Null : host.ParseJson(input.Body);
+            body = input.IsTombstone ? JsValue.Null : host.ParseJsonUtf8(input.Body);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
@@ -104,6 +104,6 @@ internal sealed class SourceScript
         }
 
         var collection = ScriptHost.OptionalString(operation, "collection", what) ?? defaultCollection;
-        return new ScriptedOperation(IngestItemKind.Put, id, collection, Encoding.UTF8.GetBytes(host.SerializeJson(body)));
+        return new ScriptedOperation(IngestItemKind.Put, id, collection, host.SerializeJsonUtf8(body));
     }
 }

@@ -44,7 +44,7 @@ public sealed class Utf8JsonToJsValueTests
             }
 
             // Half-read nested arrays must not leak into the next document's arrays.
-            Assert.ThrowsAny<System.Text.Json.JsonException>(() => reader.Parse("""{"a":[[1,2,[3"""u8));
+            Assert.ThrowsAny<System.Text.Json.JsonException>(() => reader.Parse("""{"a":[[1,2,[3"""u8.ToArray()));
             AssertReadsAsJsonParse(engine, reader, """{"a":[[4],[5,[6]]]}""");
         }
     }
@@ -85,9 +85,9 @@ public sealed class Utf8JsonToJsValueTests
     public void Not_one_JSON_value_is_refused()
     {
         var engine = new Engine();
-        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse("""{"a":1} {"b":2}"""u8));
-        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse("""{"a":"""u8));
-        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse(""u8));
-        Assert.IsType<JsValue>(new Utf8JsonToJsValue(engine).Parse("{}"u8), exactMatch: false);
+        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse("""{"a":1} {"b":2}"""u8.ToArray()));
+        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse("""{"a":"""u8.ToArray()));
+        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse(Array.Empty<byte>()));
+        Assert.IsType<JsValue>(new Utf8JsonToJsValue(engine).Parse("{}"u8.ToArray()), exactMatch: false);
     }
 }
