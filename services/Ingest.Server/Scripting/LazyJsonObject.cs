@@ -14,10 +14,11 @@ namespace Ingest.Server.Scripting;
 internal sealed class LazyJsonObject : ObjectInstance
 {
     private readonly Utf8JsonToJsValue _reader;
+    private bool _readByCaller;
 
     /// <param name="engine">The engine the object belongs to.</param>
     /// <param name="reader">Reads the properties on first touch.</param>
-    /// <param name="json">The object's bytes, <c>{</c> to <c>}</c>, already checked to be well-formed JSON.</param>
+    /// <param name="json">The object's bytes, <c>{</c> to <c>}</c> (a document may have whitespace around), already checked to be well-formed JSON.</param>
     public LazyJsonObject(Engine engine, Utf8JsonToJsValue reader, ReadOnlyMemory<byte> json)
         : base(engine)
     {
@@ -31,9 +32,19 @@ internal sealed class LazyJsonObject : ObjectInstance
     /// <summary>True while nothing has touched the object: what it holds is still exactly <see cref="Json"/>.</summary>
     public bool IsUntouched { get; private set; } = true;
 
+    /// <summary>Marks the object read without reading it: the caller defines its properties next (a document's top level, read with the check).</summary>
+    public void ReadNow()
+    {
+        _readByCaller = true;
+        EnsureInitialized();
+    }
+
     protected override void Initialize()
     {
         IsUntouched = false;
-        _reader.ReadProperties(this, Json.Span);
+        if (!_readByCaller)
+        {
+            _reader.ReadProperties(this);
+        }
     }
 }

@@ -9,10 +9,10 @@ namespace Ingest.Server.Scripting;
 
 /// <summary>
 /// What <c>JSON.parse</c> gives for a JSON document, made from its UTF-8 bytes as the script reads
-/// it. <see cref="Parse"/> checks the whole document once with System.Text.Json's reader (a
-/// malformed one is refused before the script runs) and returns an object as a
-/// <see cref="LazyJsonObject"/>: its top level is read on first touch, and each string, object or
-/// array in it only when the script reads that property. A transform that reads a few fields of a
+/// it. <see cref="Parse"/> reads a document's top level with System.Text.Json's reader, skipping
+/// through (and so checking) everything nested: a malformed document is refused before the script
+/// runs. Each string, object or array in it is made only when the script reads that property, and
+/// a nested object is a <see cref="LazyJsonObject"/> whose own top level is read on first touch. A transform that reads a few fields of a
 /// document no longer builds a value for every other one (a profile of the <c>etl</c> benchmark
 /// showed building the whole tree to be most of a transform's cost). Arrays are made whole when
 /// read (their objects stay lazy). A transform sees document after document of the same shape, so
@@ -41,18 +41,25 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
             throw new JsonException("The document is empty, not JSON.");
         }
 
-        var start = (int)reader.TokenStartIndex;
-        // Reads to the end of the value: the whole document is checked here, before the script sees it.
-        reader.Skip();
-        var end = (int)reader.BytesConsumed;
-
-        // The reader itself refuses anything after the value but whitespace.
-        if (reader.Read())
+        JsValue value;
+        if (reader.TokenType == JsonTokenType.StartObject)
         {
-            throw new JsonException("The document holds more than one JSON value.");
+            // A document's top level is read at once: nearly every script touches it, and reading it
+            // checks the whole document (each nested value is skipped through) in the same pass.
+            var document = new LazyJsonObject(engine, this, utf8);
+            document.ReadNow();
+            ReadProperties(document, ref reader, utf8);
+            value = document;
+        }
+        else
+        {
+            var start = (int)reader.TokenStartIndex;
+            reader.Skip();
+            value = Materialize(utf8[start..(int)reader.BytesConsumed]);
         }
 
-        return Materialize(utf8[start..end]);
+        // The reader itself refuses anything after the value but whitespace.
+        return reader.Read() ? throw new JsonException("The document holds more than one JSON value.") : value;
     }
 
     /// <summary>A checked JSON value (no surrounding whitespace) as a JavaScript value; an object stays unread.</summary>
@@ -72,11 +79,20 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
         }
     }
 
-    /// <summary>Defines the object's properties as <c>JSON.parse</c> does: data properties, "__proto__" an own one, the last duplicate wins.</summary>
-    internal void ReadProperties(LazyJsonObject target, ReadOnlySpan<byte> json)
+    /// <summary>Reads a nested object's properties on its first touch.</summary>
+    internal void ReadProperties(LazyJsonObject target)
     {
-        var reader = new Utf8JsonReader(json, ReaderOptions);
+        var reader = new Utf8JsonReader(target.Json.Span, ReaderOptions);
         reader.Read();
+        ReadProperties(target, ref reader, target.Json);
+    }
+
+    /// <summary>
+    /// Defines the properties of the object the reader is at as <c>JSON.parse</c> does: data
+    /// properties, "__proto__" an own one, the last duplicate wins; leaves the reader at its end.
+    /// </summary>
+    private void ReadProperties(LazyJsonObject target, ref Utf8JsonReader reader, ReadOnlyMemory<byte> json)
+    {
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             // An escaped name is decoded each time: its bytes are not the name's.
@@ -89,7 +105,7 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
                 case JsonTokenType.StartArray:
                     var start = (int)reader.TokenStartIndex;
                     reader.Skip();
-                    target.FastSetProperty(name, new LazyJsonProperty(this, target.Json[start..(int)reader.BytesConsumed]));
+                    target.FastSetProperty(name, new LazyJsonProperty(this, json[start..(int)reader.BytesConsumed]));
                     break;
                 default:
                     target.FastSetDataProperty(name, ReadScalar(ref reader));

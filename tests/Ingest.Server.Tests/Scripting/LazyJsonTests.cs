@@ -86,17 +86,23 @@ public sealed class LazyJsonTests
         var writer = new Utf8JsonFromJsValue(engine, 64L * 1024 * 1024);
         const string Json = """{"read":{"x":1},"unread":{"y":[1,2,{"z":"s"}]},"text":"t"}""";
         var document = Assert.IsType<LazyJsonObject>(reader.Parse(Encoding.UTF8.GetBytes(Json)));
-
-        Assert.True(document.IsUntouched);
-        Assert.Equal(1, engine.Invoke(engine.Evaluate("(d => d.read.x)"), document).AsNumber());
-
-        Assert.False(document.IsUntouched);
         var read = Assert.IsType<LazyJsonProperty>(document.GetOwnProperty("read"));
         var unread = Assert.IsType<LazyJsonProperty>(document.GetOwnProperty("unread"));
+        Assert.False(read.UnreadJson.IsEmpty);
+
+        Assert.Equal(1, engine.Invoke(engine.Evaluate("(d => d.read.x)"), document).AsNumber());
+
         Assert.True(read.UnreadJson.IsEmpty);
+        Assert.False(Assert.IsType<LazyJsonObject>(read.Value).IsUntouched);
         Assert.Equal("""{"y":[1,2,{"z":"s"}]}""", Encoding.UTF8.GetString(unread.UnreadJson.Span));
         Assert.Equal(Json, Encoding.UTF8.GetString(writer.Serialize(document)));
         Assert.False(unread.UnreadJson.IsEmpty);
+
+        // Reading an array makes its objects, but leaves them unread until touched.
+        Assert.Equal(3, engine.Invoke(engine.Evaluate("(d => d.unread.y.length)"), document).AsNumber());
+        var element = Assert.IsType<LazyJsonObject>(engine.Invoke(engine.Evaluate("(d => d.unread.y[2])"), document));
+        Assert.True(element.IsUntouched);
+        Assert.Equal(Json, Encoding.UTF8.GetString(writer.Serialize(document)));
     }
 
     [Fact]
