@@ -25,6 +25,9 @@ internal sealed class Utf8JsonFromJsValue
     // Deeper values go to the engine's serializer, which reports a cycle as JSON.stringify does.
     private const int MaxDepth = 64;
     private const int MaxArrayLength = 1 << 20;
+
+    // An object with more properties is written from its values (whose dictionary drops repeats).
+    private const int MaxCopiedNames = 256;
     private static readonly JsonReaderOptions ReaderOptions = new() { MaxDepth = Utf8JsonToJsValue.MaxDepth };
 
     // JSON.stringify escapes these; everything else is written as it is.
@@ -46,6 +49,7 @@ internal sealed class Utf8JsonFromJsValue
     private readonly ObjectInstance _arrayPrototype;
     private readonly long _maxBytes;
     private readonly List<int> _nameHashes = [];
+    private readonly List<int> _objectStarts = [];
 
     /// <param name="engine">The engine whose values are written.</param>
     /// <param name="maxBytes">Longer output is refused (a value may repeat one object many times over).</param>
@@ -217,8 +221,9 @@ internal sealed class Utf8JsonFromJsValue
         var reader = new Utf8JsonReader(json, ReaderOptions);
         var previous = JsonTokenType.None;
 
-        // The open objects' names as hashes, each object's after a -1 marker (no name hashes to -1: see NameHash).
+        // The open objects' names as hashes, each object's from its start in _objectStarts.
         hashes.Clear();
+        _objectStarts.Clear();
         while (reader.Read())
         {
             var token = reader.TokenType;
@@ -231,11 +236,13 @@ internal sealed class Utf8JsonFromJsValue
             switch (token)
             {
                 case JsonTokenType.StartObject:
-                    hashes.Add(-1);
+                    _objectStarts.Add(hashes.Count);
                     Write("{"u8);
                     break;
                 case JsonTokenType.EndObject:
-                    hashes.RemoveRange(hashes.LastIndexOf(-1), hashes.Count - hashes.LastIndexOf(-1));
+                    var start = _objectStarts[^1];
+                    _objectStarts.RemoveAt(_objectStarts.Count - 1);
+                    hashes.RemoveRange(start, hashes.Count - start);
                     Write("}"u8);
                     break;
                 case JsonTokenType.StartArray:
@@ -288,27 +295,21 @@ internal sealed class Utf8JsonFromJsValue
         return true;
     }
 
-    // False if the open object already has the name.
+    // False if the open object may already have the name (equal hashes count as a repeat: the
+    // value path then gives the exact answer), or has too many names to compare each new one with all.
     private bool AddName(ReadOnlySpan<byte> name)
-    {
-        var hash = NameHash(name);
-        var hashes = _nameHashes;
-        var start = hashes.LastIndexOf(-1) + 1;
-        if (System.Runtime.InteropServices.CollectionsMarshal.AsSpan(hashes)[start..].Contains(hash))
-        {
-            // Equal hashes: treat as a repeat (rare; the value path then gives the exact answer).
-            return false;
-        }
-
-        hashes.Add(hash);
-        return true;
-    }
-
-    private static int NameHash(ReadOnlySpan<byte> name)
     {
         var hash = new HashCode();
         hash.AddBytes(name);
-        return hash.ToHashCode() & int.MaxValue;
+        var value = hash.ToHashCode();
+        var names = System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_nameHashes)[_objectStarts[^1]..];
+        if (names.Length >= MaxCopiedNames || names.Contains(value))
+        {
+            return false;
+        }
+
+        _nameHashes.Add(value);
+        return true;
     }
 
     private void Rewind(int mark)

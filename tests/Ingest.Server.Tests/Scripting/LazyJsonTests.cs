@@ -23,6 +23,8 @@ public sealed class LazyJsonTests
         "{\n  \"pretty\" : [ 1 , 2 , { \"a\" : \"b\" } ] ,\n\t\"x\" : { }\r\n}",
         """{"a":{"b":{"c":{"d":{"e":[[[{"f":"deep"}]]]}}}},"arr":[1,"s",null,true,false,{"o":1},[2]]}""",
         "{}",
+        ManyNames(300, nested: false),
+        ManyNames(300, nested: true),
     ];
 
     // Each is applied to a lazily read document and to JSON.parse's; both results must serialize alike.
@@ -177,6 +179,13 @@ public sealed class LazyJsonTests
         // The first document, read partly in its call, is read on after the second one's call.
         Assert.Equal("""{"a":1,"b":{"c":[1,{"d":"e"}]}}""", engine.Evaluate("JSON.stringify(kept)").AsString());
         Assert.Equal("e", engine.Evaluate("kept.b.c[1].d").AsString());
+    }
+
+    // More names than the copy compares, with a repeat at the end (JSON.parse keeps the last value, at the first place).
+    private static string ManyNames(int count, bool nested)
+    {
+        var names = "{" + string.Join(",", Enumerable.Range(0, count).Select(static i => $"\"p{i}\":{i}")) + ",\"p7\":\"repeat\"}";
+        return nested ? "{\"before\":[1],\"big\":" + names + ",\"after\":{\"p7\":7}}" : names;
     }
 
     // Same own keys in the same order, same prototypes, same values, at every level.
