@@ -47,7 +47,7 @@ internal sealed class EtlScript
 
     private List<EtlScriptOutput> Call(ScriptHost host, Document document)
     {
-        var body = host.ParseJsonUtf8(document.Body);
+        var body = host.ParseStoredJsonUtf8(document.Body);
         var metadata = new JsObject(host.Engine);
         metadata.FastSetDataProperty("id", document.Id);
         metadata.FastSetDataProperty("collection", CollectionOf(document.Collection));

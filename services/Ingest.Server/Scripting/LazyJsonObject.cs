@@ -18,7 +18,7 @@ internal sealed class LazyJsonObject : ObjectInstance
 
     /// <param name="engine">The engine the object belongs to.</param>
     /// <param name="reader">Reads the properties on first touch.</param>
-    /// <param name="json">The object's bytes, <c>{</c> to <c>}</c> (a document may have whitespace around), already checked to be well-formed JSON.</param>
+    /// <param name="json">The object's bytes, <c>{</c> to <c>}</c> (a document may have whitespace around), known to be well-formed JSON.</param>
     public LazyJsonObject(Engine engine, Utf8JsonToJsValue reader, ReadOnlyMemory<byte> json)
         : base(engine)
     {

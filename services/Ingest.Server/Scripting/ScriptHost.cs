@@ -115,6 +115,9 @@ internal sealed class ScriptHost
     /// <exception cref="System.Text.Json.JsonException">The bytes are not one JSON value.</exception>
     public JsValue ParseJsonUtf8(ReadOnlyMemory<byte> json) => _parser.Parse(json);
 
+    /// <summary>As <see cref="ParseJsonUtf8"/> for a document the store checked when it was written: not checked again.</summary>
+    public JsValue ParseStoredJsonUtf8(ReadOnlyMemory<byte> json) => _parser.ParseStored(json);
+
     /// <summary>A value as <c>JSON.stringify</c> writes it, in UTF-8; <c>null</c> for a value JSON cannot hold (undefined, a function); only inside <see cref="Run{TState, TResult}"/>.</summary>
     public byte[] SerializeJsonUtf8(JsValue value) => _serializer.Serialize(value);
 

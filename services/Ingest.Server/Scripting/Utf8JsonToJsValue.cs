@@ -62,6 +62,18 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
         return reader.Read() ? throw new JsonException("The document holds more than one JSON value.") : value;
     }
 
+    /// <summary>
+    /// A document the store checked when it was written (one JSON object): not checked again, read
+    /// only as far as the script touches it (on its first touch, its top level). Anything but an
+    /// object goes through <see cref="Parse"/>.
+    /// </summary>
+    /// <param name="utf8">The document; it must stay unchanged as long as the engine may hold the value.</param>
+    public JsValue ParseStored(ReadOnlyMemory<byte> utf8)
+    {
+        var first = utf8.Span.IndexOfAnyExcept(" \t\r\n"u8);
+        return first >= 0 && utf8.Span[first] == (byte)'{' ? new LazyJsonObject(engine, this, utf8) : Parse(utf8);
+    }
+
     /// <summary>A checked JSON value (no surrounding whitespace) as a JavaScript value; an object stays unread.</summary>
     internal JsValue Materialize(ReadOnlyMemory<byte> json)
     {
@@ -79,12 +91,39 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
         }
     }
 
-    /// <summary>Reads a nested object's properties on its first touch.</summary>
+    /// <summary>
+    /// Reads a nested object's properties on its first touch. The document was checked when it was
+    /// parsed, so the bytes are scanned for where values end rather than tokenized again.
+    /// </summary>
     internal void ReadProperties(LazyJsonObject target)
     {
-        var reader = new Utf8JsonReader(target.Json.Span, ReaderOptions);
-        reader.Read();
-        ReadProperties(target, ref reader, target.Json);
+        var json = target.Json.Span;
+        var at = CheckedJsonScanner.SkipWhitespace(json, json.IndexOf((byte)'{') + 1);
+        while (json[at] == (byte)'"')
+        {
+            var nameEnd = CheckedJsonScanner.SkipString(json, at);
+            var nameBytes = json[(at + 1)..(nameEnd - 1)];
+            var name = nameBytes.Contains((byte)'\\') ? Unescape(nameBytes) : _names.Get(nameBytes);
+            var start = CheckedJsonScanner.SkipWhitespace(json, CheckedJsonScanner.SkipWhitespace(json, nameEnd) + 1);
+            var end = CheckedJsonScanner.SkipValue(json, start);
+            switch (json[start])
+            {
+                case (byte)'"':
+                case (byte)'{':
+                case (byte)'[':
+                    target.FastSetProperty(name, new LazyJsonProperty(this, target.Json[start..end]));
+                    break;
+                default:
+                    target.FastSetDataProperty(name, ReadScalar(json[start..end]));
+                    break;
+            }
+
+            at = CheckedJsonScanner.SkipWhitespace(json, end);
+            if (json[at] == (byte)',')
+            {
+                at = CheckedJsonScanner.SkipWhitespace(json, at + 1);
+            }
+        }
     }
 
     /// <summary>
@@ -154,6 +193,15 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
             _arrayDepth--;
         }
     }
+
+    // A checked number, true, false or null.
+    private static JsValue ReadScalar(ReadOnlySpan<byte> token) => token[0] switch
+    {
+        (byte)'t' => JsBoolean.True,
+        (byte)'f' => JsBoolean.False,
+        (byte)'n' => JsValue.Null,
+        _ => JsNumber.Create(ReadNumber(token)),
+    };
 
     private static JsValue ReadScalar(ref Utf8JsonReader reader) => reader.TokenType switch
     {

@@ -60,12 +60,20 @@ public sealed class LazyJsonTests
     [MemberData(nameof(Cases))]
     public void A_lazily_read_document_behaves_as_JSON_parse_gives_it_and_serializes_alike(string json, string scenario)
     {
+        // Read with the check (a message body) and without it (a stored document, read on first touch).
+        AssertBehavesAsJsonParse(json, scenario, stored: false);
+        AssertBehavesAsJsonParse(json, scenario, stored: true);
+    }
+
+    private static void AssertBehavesAsJsonParse(string json, string scenario, bool stored)
+    {
         var engine = new Engine(options => options.Strict());
         var reader = new Utf8JsonToJsValue(engine);
         var writer = new Utf8JsonFromJsValue(engine, 64L * 1024 * 1024);
         var run = engine.Evaluate($"({scenario})");
+        var bytes = Encoding.UTF8.GetBytes(json);
 
-        var fromLazy = engine.Invoke(run, reader.Parse(Encoding.UTF8.GetBytes(json)));
+        var fromLazy = engine.Invoke(run, stored ? reader.ParseStored(bytes) : reader.Parse(bytes));
         var fromParse = engine.Invoke(run, engine.Evaluate("JSON.parse").AsObject().Call(JsValue.Undefined, [json]));
 
         engine.SetValue("a", fromLazy);
@@ -102,6 +110,21 @@ public sealed class LazyJsonTests
         var element = Assert.IsType<LazyJsonObject>(engine.Invoke(engine.Evaluate("(d => d.unread.y[2])"), document));
         Assert.True(element.IsUntouched);
         Assert.Equal(Json, Encoding.UTF8.GetString(writer.Serialize(document)));
+    }
+
+    [Fact]
+    public void A_stored_document_the_script_does_not_touch_is_copied_as_JSON_stringify_writes_it()
+    {
+        var engine = new Engine(options => options.Strict());
+        var reader = new Utf8JsonToJsValue(engine);
+        var writer = new Utf8JsonFromJsValue(engine, 64L * 1024 * 1024);
+        var document = Assert.IsType<LazyJsonObject>(reader.ParseStored(Encoding.UTF8.GetBytes(" { \"a\" : [ 1.0 , \"\\u00e9\" ] } ")));
+
+        Assert.Equal("""{"body":{"a":[1,"é"]}}""", Encoding.UTF8.GetString(writer.Serialize(engine.Invoke(engine.Evaluate("(d => ({ body: d }))"), document))));
+
+        Assert.True(document.IsUntouched);
+        Assert.Equal(1, engine.Invoke(engine.Evaluate("(d => d.a[0])"), document).AsNumber());
+        Assert.False(document.IsUntouched);
     }
 
     [Fact]
