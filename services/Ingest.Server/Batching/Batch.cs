@@ -20,6 +20,9 @@ public sealed class Batch<TItem> : IDisposable
     /// <summary>The items in arrival order.</summary>
     public ReadOnlySpan<TItem> Items => CollectionsMarshal.AsSpan(_items);
 
+    /// <summary>The items, to be replaced in place by the consumer (the batch writer runs transforms so).</summary>
+    internal Span<TItem> ItemsToUpdate => CollectionsMarshal.AsSpan(_items);
+
     public TItem this[int index] => _items[index];
 
     public int Count => _items.Count;

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 using Ingest.Documents;
 using Ingest.Server.Scripting;
 using Jint;
@@ -48,7 +47,7 @@ internal sealed class EtlScript
 
     private List<EtlScriptOutput> Call(ScriptHost host, Document document)
     {
-        var body = host.ParseJsonUtf8(document.Body.Span);
+        var body = host.ParseStoredJsonUtf8(document.Body);
         var metadata = new JsObject(host.Engine);
         metadata.FastSetDataProperty("id", document.Id);
         metadata.FastSetDataProperty("collection", CollectionOf(document.Collection));
@@ -93,7 +92,7 @@ internal sealed class EtlScript
             throw new ScriptException($"{what} has no body; return {{body: ...}} (null for an empty JSON null body).");
         }
 
-        var json = host.SerializeJson(bodyValue);
+        var json = host.SerializeJsonUtf8(bodyValue);
         // Most transforms add no headers: no list for them.
         IReadOnlyList<KeyValuePair<string, string>> headers = [];
         var headersValue = message.Get("headers");
@@ -123,6 +122,6 @@ internal sealed class EtlScript
             throw new ScriptException($"{what}.headers must be an object of header names to values, not {ScriptHost.Kind(headersValue)}.");
         }
 
-        return new EtlScriptOutput(key, Encoding.UTF8.GetBytes(json), headers, destination);
+        return new EtlScriptOutput(key, json, headers, destination);
     }
 }

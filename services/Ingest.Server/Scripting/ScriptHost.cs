@@ -1,7 +1,6 @@
 using Jint;
 using Jint.Native;
 using Jint.Native.Function;
-using Jint.Native.Json;
 using Jint.Native.Object;
 
 namespace Ingest.Server.Scripting;
@@ -18,18 +17,16 @@ internal sealed class ScriptHost
 
     private readonly Engine _engine;
     private readonly Function _function;
-    private readonly JsonParser _parser;
-    private readonly Utf8JsonToJsValue _utf8Parser;
-    private readonly JsonSerializer _serializer;
+    private readonly Utf8JsonToJsValue _parser;
+    private readonly Utf8JsonFromJsValue _serializer;
     private readonly Lock _gate = new();
 
-    private ScriptHost(Engine engine, Function function)
+    private ScriptHost(Engine engine, Function function, ScriptLimits limits)
     {
         _engine = engine;
         _function = function;
-        _parser = new JsonParser(engine);
-        _utf8Parser = new Utf8JsonToJsValue(engine);
-        _serializer = new JsonSerializer(engine);
+        _parser = new Utf8JsonToJsValue(engine);
+        _serializer = new Utf8JsonFromJsValue(engine, limits.MemoryBytes);
     }
 
     /// <summary>The engine, for building arguments inside <see cref="Run{TState, TResult}"/>.</summary>
@@ -74,7 +71,7 @@ internal sealed class ScriptHost
             return false;
         }
 
-        host = new ScriptHost(engine, function);
+        host = new ScriptHost(engine, function, limits);
         error = null;
         return true;
     }
@@ -110,18 +107,19 @@ internal sealed class ScriptHost
     /// <summary>Calls <c>transform</c>; only inside <see cref="Run{TState, TResult}"/>.</summary>
     public JsValue Call(JsValue first, JsValue second) => _engine.Call(_function, first, second);
 
-    /// <summary>A UTF-8 JSON document as a JavaScript value, as <c>JSON.parse</c> gives it; only inside <see cref="Run{TState, TResult}"/>.</summary>
-    public JsValue ParseJsonUtf8(ReadOnlySpan<byte> json) => _utf8Parser.Parse(json);
+    /// <summary>
+    /// A UTF-8 JSON document as a JavaScript value, as <c>JSON.parse</c> gives it (read lazily: the
+    /// bytes must stay unchanged while the engine may hold the value, also after the call); only
+    /// inside <see cref="Run{TState, TResult}"/>.
+    /// </summary>
+    /// <exception cref="System.Text.Json.JsonException">The bytes are not one JSON value.</exception>
+    public JsValue ParseJsonUtf8(ReadOnlyMemory<byte> json) => _parser.Parse(json);
 
-    /// <summary>JSON text as a JavaScript value; only inside <see cref="Run{TState, TResult}"/>.</summary>
-    public JsValue ParseJson(string json) => _parser.Parse(json);
+    /// <summary>As <see cref="ParseJsonUtf8"/> for a document the store checked when it was written: not checked again.</summary>
+    public JsValue ParseStoredJsonUtf8(ReadOnlyMemory<byte> json) => _parser.ParseStored(json);
 
-    /// <summary>A value as JSON text; <c>null</c> for a value JSON cannot hold (undefined, a function).</summary>
-    public string SerializeJson(JsValue value)
-    {
-        var json = _serializer.Serialize(value, JsValue.Undefined, JsValue.Undefined);
-        return json.IsUndefined() ? "null" : json.ToString();
-    }
+    /// <summary>A value as <c>JSON.stringify</c> writes it, in UTF-8; <c>null</c> for a value JSON cannot hold (undefined, a function); only inside <see cref="Run{TState, TResult}"/>.</summary>
+    public byte[] SerializeJsonUtf8(JsValue value) => _serializer.Serialize(value);
 
     /// <summary>An optional string (or number) property; empty strings and other types are refused, naming <paramref name="what"/>.</summary>
     public static string? OptionalString(ObjectInstance value, string property, string what)

@@ -8,64 +8,152 @@ using Jint.Native;
 namespace Ingest.Server.Scripting;
 
 /// <summary>
-/// What <c>JSON.parse</c> gives for a JSON document, built straight from its UTF-8 bytes with
-/// System.Text.Json's reader: the document is neither decoded to UTF-16 nor lexed a second time by
-/// the engine's own parser, which was most of a transform's cost per document. A transform sees
-/// document after document of the same shape, so property names are decoded once and then found by
-/// their bytes (<see cref="PropertyNames"/>), and arrays are gathered in lists kept from one document
-/// to the next. One per engine, used by one caller at a time (the script host's lock).
+/// What <c>JSON.parse</c> gives for a JSON document, made from its UTF-8 bytes as the script reads
+/// it. <see cref="Parse"/> reads a document's top level with System.Text.Json's reader, skipping
+/// through (and so checking) everything nested: a malformed document is refused before the script
+/// runs. Each string, object or array in it is made only when the script reads that property, and
+/// a nested object is a <see cref="LazyJsonObject"/> whose own top level is read on first touch. A transform that reads a few fields of a
+/// document no longer builds a value for every other one (a profile of the <c>etl</c> benchmark
+/// showed building the whole tree to be most of a transform's cost). Arrays are made whole when
+/// read (their objects stay lazy). A transform sees document after document of the same shape, so
+/// property names are decoded once and then found by their bytes (<see cref="Utf8PropertyNames"/>).
+/// One per engine, used by one caller at a time (the script host's lock) and by the objects it made.
 /// </summary>
 internal sealed class Utf8JsonToJsValue(Engine engine)
 {
     /// <summary>Deeper documents are refused (the reader's default is 64, too few for some documents).</summary>
     public const int MaxDepth = 1_000;
 
+    private static readonly JsonReaderOptions ReaderOptions = new() { MaxDepth = MaxDepth };
+
     private readonly Utf8PropertyNames _names = new();
     private readonly List<List<JsValue>> _arrays = [];
     private int _arrayDepth;
 
+    /// <summary>The document as a JavaScript value.</summary>
+    /// <param name="utf8">The document; it must stay unchanged as long as the engine may hold the value.</param>
     /// <exception cref="JsonException">The bytes are not one JSON value.</exception>
-    public JsValue Parse(ReadOnlySpan<byte> utf8)
+    public JsValue Parse(ReadOnlyMemory<byte> utf8)
     {
-        var reader = new Utf8JsonReader(utf8, new JsonReaderOptions { MaxDepth = MaxDepth });
+        var reader = new Utf8JsonReader(utf8.Span, ReaderOptions);
         if (!reader.Read())
         {
             throw new JsonException("The document is empty, not JSON.");
         }
 
-        var value = Read(ref reader);
+        JsValue value;
+        if (reader.TokenType == JsonTokenType.StartObject)
+        {
+            // A document's top level is read at once: nearly every script touches it, and reading it
+            // checks the whole document (each nested value is skipped through) in the same pass.
+            var document = new LazyJsonObject(engine, this, utf8);
+            document.ReadNow();
+            ReadProperties(document, ref reader, utf8);
+            value = document;
+        }
+        else
+        {
+            var start = (int)reader.TokenStartIndex;
+            reader.Skip();
+            value = Materialize(utf8[start..(int)reader.BytesConsumed]);
+        }
+
         // The reader itself refuses anything after the value but whitespace.
         return reader.Read() ? throw new JsonException("The document holds more than one JSON value.") : value;
     }
 
-    private JsValue Read(ref Utf8JsonReader reader) => reader.TokenType switch
+    /// <summary>
+    /// A document the store checked when it was written (one JSON object): not checked again, read
+    /// only as far as the script touches it (on its first touch, its top level). Anything but an
+    /// object goes through <see cref="Parse"/>.
+    /// </summary>
+    /// <param name="utf8">The document; it must stay unchanged as long as the engine may hold the value.</param>
+    public JsValue ParseStored(ReadOnlyMemory<byte> utf8)
     {
-        JsonTokenType.StartObject => ReadObject(ref reader),
-        JsonTokenType.StartArray => ReadArray(ref reader),
-        JsonTokenType.String => JsString.Create(reader.GetString()!),
-        JsonTokenType.Number => JsNumber.Create(ReadNumber(ref reader)),
-        JsonTokenType.True => JsBoolean.True,
-        JsonTokenType.False => JsBoolean.False,
-        JsonTokenType.Null => JsValue.Null,
-        _ => throw new JsonException($"Unexpected JSON token {reader.TokenType}."),
-    };
+        var first = utf8.Span.IndexOfAnyExcept(" \t\r\n"u8);
+        return first >= 0 && utf8.Span[first] == (byte)'{' ? new LazyJsonObject(engine, this, utf8) : Parse(utf8);
+    }
 
-    private JsObject ReadObject(ref Utf8JsonReader reader)
+    /// <summary>A checked JSON value (no surrounding whitespace) as a JavaScript value; an object stays unread.</summary>
+    internal JsValue Materialize(ReadOnlyMemory<byte> json)
     {
-        var result = new JsObject(engine);
+        var span = json.Span;
+        switch (span[0])
+        {
+            case (byte)'{':
+                return new LazyJsonObject(engine, this, json);
+            case (byte)'"':
+                return JsString.Create(ReadString(span));
+            default:
+                var reader = new Utf8JsonReader(span, ReaderOptions);
+                reader.Read();
+                return reader.TokenType == JsonTokenType.StartArray ? ReadArray(ref reader, json) : ReadScalar(ref reader);
+        }
+    }
+
+    /// <summary>
+    /// Reads a nested object's properties on its first touch. The document was checked when it was
+    /// parsed, so the bytes are scanned for where values end rather than tokenized again.
+    /// </summary>
+    internal void ReadProperties(LazyJsonObject target)
+    {
+        var json = target.Json.Span;
+        var at = CheckedJsonScanner.SkipWhitespace(json, json.IndexOf((byte)'{') + 1);
+        while (json[at] == (byte)'"')
+        {
+            var nameEnd = CheckedJsonScanner.SkipString(json, at);
+            var nameBytes = json[(at + 1)..(nameEnd - 1)];
+            var name = nameBytes.Contains((byte)'\\') ? Unescape(nameBytes) : _names.Get(nameBytes);
+            var start = CheckedJsonScanner.SkipWhitespace(json, CheckedJsonScanner.SkipWhitespace(json, nameEnd) + 1);
+            var end = CheckedJsonScanner.SkipValue(json, start);
+            switch (json[start])
+            {
+                case (byte)'"':
+                case (byte)'{':
+                case (byte)'[':
+                    target.FastSetProperty(name, new LazyJsonProperty(this, target.Json[start..end]));
+                    break;
+                default:
+                    target.FastSetDataProperty(name, ReadScalar(json[start..end]));
+                    break;
+            }
+
+            at = CheckedJsonScanner.SkipWhitespace(json, end);
+            if (json[at] == (byte)',')
+            {
+                at = CheckedJsonScanner.SkipWhitespace(json, at + 1);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Defines the properties of the object the reader is at as <c>JSON.parse</c> does: data
+    /// properties, "__proto__" an own one, the last duplicate wins; leaves the reader at its end.
+    /// </summary>
+    private void ReadProperties(LazyJsonObject target, ref Utf8JsonReader reader, ReadOnlyMemory<byte> json)
+    {
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             // An escaped name is decoded each time: its bytes are not the name's.
-            var name = reader.ValueIsEscaped ? reader.GetString()! : _names.Get(reader.ValueSpan);
+            var name = reader.ValueIsEscaped ? Unescape(reader.ValueSpan) : _names.Get(reader.ValueSpan);
             reader.Read();
-            // A data property as JSON.parse defines it: "__proto__" is an own property, the last duplicate wins.
-            result.FastSetDataProperty(name, Read(ref reader));
+            switch (reader.TokenType)
+            {
+                case JsonTokenType.String:
+                case JsonTokenType.StartObject:
+                case JsonTokenType.StartArray:
+                    var start = (int)reader.TokenStartIndex;
+                    reader.Skip();
+                    target.FastSetProperty(name, new LazyJsonProperty(this, json[start..(int)reader.BytesConsumed]));
+                    break;
+                default:
+                    target.FastSetDataProperty(name, ReadScalar(ref reader));
+                    break;
+            }
         }
-
-        return result;
     }
 
-    private JsArray ReadArray(ref Utf8JsonReader reader)
+    private JsArray ReadArray(ref Utf8JsonReader reader, ReadOnlyMemory<byte> json)
     {
         if (_arrayDepth == _arrays.Count)
         {
@@ -77,21 +165,110 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
         {
             while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
             {
-                items.Add(Read(ref reader));
+                switch (reader.TokenType)
+                {
+                    case JsonTokenType.StartObject:
+                        var start = (int)reader.TokenStartIndex;
+                        reader.Skip();
+                        items.Add(new LazyJsonObject(engine, this, json[start..(int)reader.BytesConsumed]));
+                        break;
+                    case JsonTokenType.StartArray:
+                        items.Add(ReadArray(ref reader, json));
+                        break;
+                    case JsonTokenType.String:
+                        items.Add(JsString.Create(reader.ValueIsEscaped ? Unescape(reader.ValueSpan) : Encoding.UTF8.GetString(reader.ValueSpan)));
+                        break;
+                    default:
+                        items.Add(ReadScalar(ref reader));
+                        break;
+                }
             }
 
             return new JsArray(engine, CollectionsMarshal.AsSpan(items).ToArray());
         }
         finally
         {
-            // Also after a malformed document: the next one starts with empty lists.
+            // Also after a failure: the next array starts with an empty list.
             items.Clear();
             _arrayDepth--;
         }
     }
 
+    // A checked number, true, false or null.
+    private static JsValue ReadScalar(ReadOnlySpan<byte> token) => token[0] switch
+    {
+        (byte)'t' => JsBoolean.True,
+        (byte)'f' => JsBoolean.False,
+        (byte)'n' => JsValue.Null,
+        _ => JsNumber.Create(ReadNumber(token)),
+    };
+
+    private static JsValue ReadScalar(ref Utf8JsonReader reader) => reader.TokenType switch
+    {
+        JsonTokenType.Number => JsNumber.Create(ReadNumber(reader.ValueSpan)),
+        JsonTokenType.True => JsBoolean.True,
+        JsonTokenType.False => JsBoolean.False,
+        JsonTokenType.Null => JsValue.Null,
+        _ => throw new JsonException($"Unexpected JSON token {reader.TokenType}."),
+    };
+
+    /// <summary>A checked JSON string token (with its quotes) as text.</summary>
+    private static string ReadString(ReadOnlySpan<byte> json)
+    {
+        var inner = json[1..^1];
+        return inner.Contains((byte)'\\') ? Unescape(inner) : Encoding.UTF8.GetString(inner);
+    }
+
+    /// <summary>
+    /// A checked string's escaped content as text. Written here rather than taken from the JSON
+    /// reader, which refuses an escaped lone surrogate (<c>"\ud800"</c>) that <c>JSON.parse</c> keeps.
+    /// </summary>
+    internal static string Unescape(ReadOnlySpan<byte> escaped)
+    {
+        // Never more chars than bytes: each escape is at least two bytes for one char.
+        var rented = System.Buffers.ArrayPool<char>.Shared.Rent(escaped.Length);
+        try
+        {
+            var chars = rented.AsSpan();
+            var written = 0;
+            while (!escaped.IsEmpty)
+            {
+                var backslash = escaped.IndexOf((byte)'\\');
+                var run = backslash < 0 ? escaped : escaped[..backslash];
+                written += Encoding.UTF8.GetChars(run, chars[written..]);
+                if (backslash < 0)
+                {
+                    break;
+                }
+
+                var kind = escaped[backslash + 1];
+                if (kind == (byte)'u')
+                {
+                    chars[written++] = (char)int.Parse(escaped.Slice(backslash + 2, 4), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture);
+                    escaped = escaped[(backslash + 6)..];
+                    continue;
+                }
+
+                chars[written++] = kind switch
+                {
+                    (byte)'b' => '\b',
+                    (byte)'f' => '\f',
+                    (byte)'n' => '\n',
+                    (byte)'r' => '\r',
+                    (byte)'t' => '\t',
+                    _ => (char)kind, // '"', '\\' and '/': the reader refused any other escape.
+                };
+                escaped = escaped[(backslash + 2)..];
+            }
+
+            return new string(chars[..written]);
+        }
+        finally
+        {
+            System.Buffers.ArrayPool<char>.Shared.Return(rented);
+        }
+    }
+
     /// <summary>The number as JavaScript reads it: one too large for a double is ±Infinity, as in <c>JSON.parse</c>.</summary>
-    private static double ReadNumber(ref Utf8JsonReader reader) => reader.TryGetDouble(out var number)
-        ? number
-        : double.Parse(Encoding.UTF8.GetString(reader.ValueSpan), NumberStyles.Float, CultureInfo.InvariantCulture);
+    internal static double ReadNumber(ReadOnlySpan<byte> token) => double.Parse(token, NumberStyles.Float, CultureInfo.InvariantCulture);
 }

@@ -28,6 +28,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
     private readonly DocumentStore _store;
     private readonly IBatchAcknowledger _acknowledger;
     private readonly ILogger _logger;
+    private readonly Func<IngestItem, IngestItem>? _transform;
     private readonly Batcher<IngestItem> _batcher;
     private readonly bool _mapperValidationSuffices;
     private readonly CancellationTokenSource _abort = new();
@@ -44,6 +45,17 @@ public sealed partial class BatchWriter : IAsyncDisposable
     public BatchWriter(
         string source, DocumentStore store, BatchingOptions options, IBatchAcknowledger acknowledger, ILogger logger,
         TimeProvider? timeProvider = null, BatchStatistics? statistics = null)
+        : this(source, store, options, acknowledger, logger, timeProvider, statistics, transform: null)
+    {
+    }
+
+    /// <param name="transform">
+    /// Runs a source's transform for an <see cref="IngestItemKind.AwaitingTransform"/> item; never
+    /// throws for a message. Called on the writer's loop, in order, before the batch is built.
+    /// </param>
+    internal BatchWriter(
+        string source, DocumentStore store, BatchingOptions options, IBatchAcknowledger acknowledger, ILogger logger,
+        TimeProvider? timeProvider, BatchStatistics? statistics, Func<IngestItem, IngestItem>? transform)
     {
         ArgumentNullException.ThrowIfNull(source);
         ArgumentNullException.ThrowIfNull(store);
@@ -53,6 +65,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
         _store = store;
         _acknowledger = acknowledger;
         _logger = logger;
+        _transform = transform;
         _batcher = new Batcher<IngestItem>(options, timeProvider, statistics);
         _mapperValidationSuffices = store.Options.MaxJsonDepth >= MapperMaxJsonDepth;
         _loop = Task.Factory.StartNew(RunAsync, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
@@ -301,6 +314,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
         slot.Batch = batch;
         slot.Activity = Telemetry.IngestTracing.StartBatch(_source, batch);
         Activity.Current = null;
+        RunTransforms(batch);
         (slot.Written, slot.DeadLetters, slot.Dropped) = Build(batch.Items, slot.Write, slot.OperationItems, included, rejections);
         slot.Started = Stopwatch.GetTimestamp();
         slot.Enqueued = false;
@@ -320,6 +334,27 @@ public sealed partial class BatchWriter : IAsyncDisposable
         {
             // Refused at once (e.g. a message the store rejects): the retry path below deals with it.
             slot.Pending = Task.FromException<WriteResult>(ex);
+        }
+    }
+
+    /// <summary>
+    /// Replaces each item awaiting its transform by what the script made of it, in place and in
+    /// order, so a retried write reuses the results and the positions commit with them.
+    /// </summary>
+    private void RunTransforms(Batch<IngestItem> batch)
+    {
+        if (_transform is null)
+        {
+            return;
+        }
+
+        var items = batch.ItemsToUpdate;
+        for (var i = 0; i < items.Length; i++)
+        {
+            if (items[i].Kind == IngestItemKind.AwaitingTransform)
+            {
+                items[i] = _transform(items[i]);
+            }
         }
     }
 
@@ -532,7 +567,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
                     break;
                 default:
                     operationItems.Add(i);
-                    write.AddDeadLetter(item.Payload.Span, new SourcePosition(item.Origin, item.Partition, item.Offset), item.DeadLetterReason ?? "unknown");
+                    write.AddDeadLetter(item.Payload.Span, new SourcePosition(item.Origin, item.Partition, item.Offset), item.DeadLetterReason ?? (item.Kind == IngestItemKind.AwaitingTransform ? "not transformed: the source has no transform" : "unknown"));
                     deadLetters++;
                     break;
             }

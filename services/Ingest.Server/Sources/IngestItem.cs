@@ -21,6 +21,7 @@ namespace Ingest.Server.Sources;
 /// The mapper checked the put's body as the store would (UTF-8, one JSON object, depth within the
 /// JSON reader's default 64), so the store does not read it again.
 /// </param>
+/// <param name="Message">The message of an <see cref="IngestItemKind.AwaitingTransform"/> item.</param>
 public readonly record struct IngestItem(
     IngestItemKind Kind,
     string? Id,
@@ -34,7 +35,8 @@ public readonly record struct IngestItem(
     byte[]? Rented = null,
     IReadOnlyList<ScriptedOperation>? Operations = null,
     System.Diagnostics.ActivityContext Producer = default,
-    bool BodyValidated = false)
+    bool BodyValidated = false,
+    SourceMessage? Message = null)
 {
     /// <summary>What the item weighs for the batcher's byte limit.</summary>
     public int SizeBytes => Payload.Length + ((Id?.Length ?? 0) * 2) + 64 + OperationsSizeBytes();

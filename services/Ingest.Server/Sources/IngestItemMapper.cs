@@ -70,7 +70,7 @@ internal static class IngestItemMapper
         string reason;
         try
         {
-            reason = TryTransform(message, script, source, fromKafka, rules, headers, position, out var operations);
+            reason = TryTransform(message, script, source, fromKafka, rules, headers, ownedBody, position, out var operations);
             if (operations is not null)
             {
                 var item = Put(null, null, message.Body, ownedBody, position);
@@ -86,10 +86,48 @@ internal static class IngestItemMapper
         return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position.Origin, position.Partition, position.Offset, position.Epoch);
     }
 
+    /// <summary>
+    /// The consume thread's half of a source with a transform: captures the message (the body
+    /// without a copy when the caller hands it over) for <see cref="TransformAwaiting"/>, which the
+    /// batch writer runs. Never throws for a message.
+    /// </summary>
+    public static IngestItem Defer<THeaders>(in IncomingMessage message, in THeaders headers, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
+        where THeaders : IEnvelopeHeaders
+    {
+        IReadOnlyList<KeyValuePair<string, byte[]>>? envelopeHeaders;
+        try
+        {
+            envelopeHeaders = headers.ToEnvelopeHeaders();
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            var reason = $"could not be transformed: its headers could not be read ({ex.GetType().Name}: {ex.Message})";
+            var payload = DeadLetterPayload.Encode(message, headers, ref reason);
+            return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position.Origin, position.Partition, position.Offset, position.Epoch);
+        }
+
+        var captured = new SourceMessage(
+            message.Destination, message.HasKey ? message.Key.ToArray() : null, message.MessageId, envelopeHeaders, message.IsTombstone);
+        return new IngestItem(
+            IngestItemKind.AwaitingTransform, null, null, message.IsTombstone ? default : Stable(message.Body, ownedBody), null,
+            position.Origin, position.Partition, position.Offset, position.Epoch, Message: captured);
+    }
+
+    /// <summary>Runs the transform of an item <see cref="Defer"/> made: as <see cref="Transform"/>, the item's telemetry kept. Never throws for a message.</summary>
+    public static IngestItem TransformAwaiting(in IngestItem item, SourceScript script, string source, bool fromKafka, MappingRules rules)
+    {
+        var captured = item.Message!;
+        var message = new IncomingMessage(
+            captured.Destination, captured.Key, captured.Key is not null, captured.MessageId, item.Payload.Span, captured.IsTombstone, headers: null);
+        var position = new ItemPosition(item.Origin, item.Partition, item.Offset, item.Epoch);
+        var transformed = Transform(message, script, source, fromKafka, rules, new EnvelopeHeaderList(captured.Headers), item.Payload, position);
+        return transformed with { Producer = item.Producer };
+    }
+
     // The operations, or null and why the message is a dead letter.
     private static string TryTransform<THeaders>(
-        in IncomingMessage message, SourceScript script, string source, bool fromKafka, MappingRules rules, in THeaders headers, in ItemPosition position,
-        out IReadOnlyList<ScriptedOperation>? operations)
+        in IncomingMessage message, SourceScript script, string source, bool fromKafka, MappingRules rules, in THeaders headers,
+        ReadOnlyMemory<byte> ownedBody, in ItemPosition position, out IReadOnlyList<ScriptedOperation>? operations)
         where THeaders : IEnvelopeHeaders
     {
         operations = null;
@@ -106,7 +144,8 @@ internal static class IngestItemMapper
         }
 
         var input = new SourceScriptInput(
-            message.IsTombstone ? null : Encoding.UTF8.GetString(body),
+            message.IsTombstone ? default : Stable(body, ownedBody),
+            message.IsTombstone,
             message.HasKey ? Encoding.UTF8.GetString(message.Key) : null,
             headers.ToEnvelopeHeaders(),
             source,
@@ -126,6 +165,10 @@ internal static class IngestItemMapper
             return $"transform failed: {ex.Message}";
         }
     }
+
+    /// <summary>The body as memory that stays unchanged: the caller's own array, else a copy (the client reuses its buffer).</summary>
+    private static ReadOnlyMemory<byte> Stable(ReadOnlySpan<byte> body, ReadOnlyMemory<byte> ownedBody) =>
+        !ownedBody.IsEmpty && body.Length == ownedBody.Length && body.Overlaps(ownedBody.Span) ? ownedBody : body.ToArray();
 
     private static IngestItem Put(string? id, string? collection, ReadOnlySpan<byte> body, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
     {

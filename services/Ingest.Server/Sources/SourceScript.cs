@@ -17,8 +17,18 @@ internal sealed class SourceScript
     public const string Signature = "transform(body, message)";
 
     private readonly ScriptHost _host;
+    private readonly Func<JsValue, string, ScriptedOperation> _readOperation;
 
-    private SourceScript(ScriptHost host) => _host = host;
+    // The current message's; only used inside the host's lock.
+    private string _defaultCollection = string.Empty;
+    private JsString? _source;
+    private JsString? _destination;
+
+    private SourceScript(ScriptHost host)
+    {
+        _host = host;
+        _readOperation = (value, what) => ReadOperation(host, value, what, _defaultCollection);
+    }
 
     /// <summary>Parses and runs the script's top level (within the limits) and checks that it defines <c>transform</c>.</summary>
     public static bool TryCompile(string source, ScriptLimits limits, out SourceScript? script, out string? error)
@@ -30,47 +40,63 @@ internal sealed class SourceScript
 
     /// <summary>The operations the transform returns for one message; none skips it.</summary>
     /// <exception cref="ScriptException">The body is not JSON, or the script threw, timed out, exceeded its memory or returned something else than operations.</exception>
-    public IReadOnlyList<ScriptedOperation> Transform(in SourceScriptInput input) => _host.Run(input, static (host, input) =>
+    public IReadOnlyList<ScriptedOperation> Transform(in SourceScriptInput input) =>
+        _host.Run((Script: this, Input: input), static (host, state) => state.Script.Call(host, state.Input));
+
+    private List<ScriptedOperation> Call(ScriptHost host, in SourceScriptInput input)
     {
         JsValue body;
         try
         {
-            body = input.Body is null ? JsValue.Null : host.ParseJson(input.Body);
+            body = input.IsTombstone ? JsValue.Null : host.ParseJsonUtf8(input.Body);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
             throw new ScriptException($"not JSON: the body cannot be given to the transform ({ex.Message})", ex);
         }
 
+        // Data properties defined directly (the object is new: no setters or prototype to consult).
         var message = new JsObject(host.Engine);
-        message.Set("source", input.Source);
+        message.FastSetDataProperty("source", Shared(ref _source, input.Source));
         if (input.IsKafka)
         {
-            message.Set("topic", input.Destination);
-            message.Set("partition", input.Partition);
-            message.Set("offset", input.Offset);
+            message.FastSetDataProperty("topic", Shared(ref _destination, input.Destination));
+            message.FastSetDataProperty("partition", JsNumber.Create(input.Partition));
+            message.FastSetDataProperty("offset", JsNumber.Create(input.Offset));
         }
         else
         {
-            message.Set("queue", input.Destination);
+            message.FastSetDataProperty("queue", Shared(ref _destination, input.Destination));
         }
 
-        message.Set("key", input.Key is null ? JsValue.Null : input.Key);
-        message.Set("messageId", input.MessageId is null ? JsValue.Null : input.MessageId);
+        message.FastSetDataProperty("key", input.Key is null ? JsValue.Null : new JsString(input.Key));
+        message.FastSetDataProperty("messageId", input.MessageId is null ? JsValue.Null : new JsString(input.MessageId));
         var headers = new JsObject(host.Engine);
         if (input.Headers is { } list)
         {
             // A repeated header: the last value wins, as in the header-driven mapping.
             foreach (var (name, value) in list)
             {
-                headers.Set(name, Encoding.UTF8.GetString(value));
+                headers.FastSetDataProperty(name, new JsString(Encoding.UTF8.GetString(value)));
             }
         }
 
-        message.Set("headers", headers);
-        var collection = input.DefaultCollection;
-        return ScriptHost.ReadOneOrMany(host.Call(body, message), (value, what) => ReadOperation(host, value, what, collection));
-    });
+        message.FastSetDataProperty("headers", headers);
+        _defaultCollection = input.DefaultCollection;
+        return ScriptHost.ReadOneOrMany(host.Call(body, message), _readOperation);
+    }
+
+    // Messages after messages come from the same source and topic: their names are made once
+    // (strings are immutable, so sharing them between calls is safe). Only inside the host's lock.
+    private static JsString Shared(ref JsString? cached, string text)
+    {
+        if (cached is null || !string.Equals(cached.ToString(), text, StringComparison.Ordinal))
+        {
+            cached = new JsString(text);
+        }
+
+        return cached;
+    }
 
     private static ScriptedOperation ReadOperation(ScriptHost host, JsValue value, string what, string defaultCollection)
     {
@@ -104,6 +130,6 @@ internal sealed class SourceScript
         }
 
         var collection = ScriptHost.OptionalString(operation, "collection", what) ?? defaultCollection;
-        return new ScriptedOperation(IngestItemKind.Put, id, collection, Encoding.UTF8.GetBytes(host.SerializeJson(body)));
+        return new ScriptedOperation(IngestItemKind.Put, id, collection, host.SerializeJsonUtf8(body));
     }
 }

@@ -1,7 +1,11 @@
 namespace Ingest.Server.Sources;
 
-/// <summary>A message as a source's transform sees it, decoded to text (a ref struct cannot cross into the script host).</summary>
-/// <param name="Body">The body as JSON text; null for a Kafka tombstone.</param>
+/// <summary>A message as a source's transform sees it (a ref struct cannot cross into the script host).</summary>
+/// <param name="Body">
+/// The body, UTF-8 JSON; the script reads it lazily and may keep what it read past its call, so the
+/// bytes must never change or be reused (the Kafka client's array per record, or a copy).
+/// </param>
+/// <param name="IsTombstone">A Kafka tombstone: the script gets null for the body.</param>
 /// <param name="Key">The Kafka key as text; null when the record has none (always on RabbitMQ).</param>
 /// <param name="Headers">The headers in order, values as UTF-8 bytes; null when there are none.</param>
 /// <param name="Source">The source's name.</param>
@@ -12,7 +16,8 @@ namespace Ingest.Server.Sources;
 /// <param name="MessageId">The AMQP message-id; null when unset (always on Kafka).</param>
 /// <param name="DefaultCollection">The collection of a put that names none.</param>
 internal readonly record struct SourceScriptInput(
-    string? Body,
+    ReadOnlyMemory<byte> Body,
+    bool IsTombstone,
     string? Key,
     IReadOnlyList<KeyValuePair<string, byte[]>>? Headers,
     string Source,

@@ -8,13 +8,13 @@ namespace Ingest.Server.Tests.Etl;
 /// <summary>The UTF-8 document reader gives transforms exactly what the engine's own JSON.parse gives.</summary>
 public sealed class Utf8JsonToJsValueTests
 {
-    private static readonly string[] Samples =
+    internal static readonly string[] Samples =
     [
         """{"N":1,"Region":"eu","Lines":[{"Product":"tea","Qty":2,"Price":3.5},{"Product":"cake","Qty":1,"Price":-0.25}],"Ship":{"City":"Zürich","Zip":null},"Paid":true,"Gift":false}""",
-        """{"escapes":"quote \" backslash \\ tab \t newline \n unicode \u00e9 \ud83d\ude00 slash \/","emoji":"😀","empty":"","nested":[[],{},[[1]]]}""",
-        """{"big":1e400,"small":-1e-400,"int":9007199254740993,"exp":1.5E3,"neg":-0,"zero":0}""",
-        """{"dup":1,"other":2,"dup":3}""",
-        """{"__proto__":{"polluted":true},"constructor":"c","toString":"t"}""",
+        """{"escapes":"quote \" backslash \\ tab \t newline \n unicode \u00e9 \ud83d\ude00 slash \/ control \u0001 separator \u2028 lone \ud800 end","emoji":"😀","empty":"","nested":[[],{},[[1]]]}""",
+        """{"big":1e400,"small":-1e-400,"int":9007199254740993,"exp":1.5E3,"neg":-0,"zero":0,"frac":0.1,"huge":1e21,"tiny":1e-7,"long":123456789012345678,"digits15":123456789012345,"negint":-42,"inner":{"n":[1.50,-0,2e2,1E-2]}}""",
+        """{"dup":1,"other":2,"dup":3,"nested":{"a":1,"b":2,"a":{"deep":[{"x":1,"x":2}]}}}""",
+        """{"__proto__":{"polluted":true},"constructor":"c","toString":"t","toJSON":"not a function","hasOwnProperty":1}""",
         """[1,"two",null,true,{"three":3}]""",
         "\"just a string\"",
         "  42  ",
@@ -44,7 +44,7 @@ public sealed class Utf8JsonToJsValueTests
             }
 
             // Half-read nested arrays must not leak into the next document's arrays.
-            Assert.ThrowsAny<System.Text.Json.JsonException>(() => reader.Parse("""{"a":[[1,2,[3"""u8));
+            Assert.ThrowsAny<System.Text.Json.JsonException>(() => reader.Parse("""{"a":[[1,2,[3"""u8.ToArray()));
             AssertReadsAsJsonParse(engine, reader, """{"a":[[4],[5,[6]]]}""");
         }
     }
@@ -85,9 +85,9 @@ public sealed class Utf8JsonToJsValueTests
     public void Not_one_JSON_value_is_refused()
     {
         var engine = new Engine();
-        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse("""{"a":1} {"b":2}"""u8));
-        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse("""{"a":"""u8));
-        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse(""u8));
-        Assert.IsType<JsValue>(new Utf8JsonToJsValue(engine).Parse("{}"u8), exactMatch: false);
+        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse("""{"a":1} {"b":2}"""u8.ToArray()));
+        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse("""{"a":"""u8.ToArray()));
+        Assert.ThrowsAny<System.Text.Json.JsonException>(() => new Utf8JsonToJsValue(engine).Parse(Array.Empty<byte>()));
+        Assert.IsType<JsValue>(new Utf8JsonToJsValue(engine).Parse("{}"u8.ToArray()), exactMatch: false);
     }
 }

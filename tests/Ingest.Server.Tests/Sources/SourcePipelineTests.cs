@@ -1,3 +1,4 @@
+using System.Text;
 using Ingest.Contracts.Mapping;
 using Ingest.Server.Batching;
 using Ingest.Server.Sources;
@@ -51,6 +52,52 @@ public sealed class SourcePipelineTests : IDisposable
         var status = pipeline.Status("src", connected: false, error: "connection lost", paused: true, []);
 
         Assert.Equal((false, "connection lost", true), (status.Connected, status.Error, status.Paused));
+    }
+
+    [Fact]
+    public async Task A_transform_runs_in_the_writer_in_order_and_its_failures_become_dead_letters_in_the_batch_that_holds_their_positions()
+    {
+        const string Script = """
+            function transform(b, m) {
+              if (b.loop) { while (true) {} }
+              if (b.fail) throw new Error('refused ' + b.n);
+              return { id: 'doc-' + b.n, body: { n: b.n, via: m.queue, kept: b } };
+            }
+            """;
+        Assert.True(SourceScript.TryCompile(Script, new(TimeSpan.FromMilliseconds(200), 32L * 1024 * 1024), out var script, out var error), error);
+        var acknowledger = new RecordingAcknowledger(_temp.Store);
+        await using var pipeline = new SourcePipeline(
+            "src", "rabbitmq", new MappingRules(), script, _temp.Store, new BatchingOptions(), acknowledger, NullLoggerFactory.Instance, TimeProvider.System);
+        string[] bodies = ["""{"n":1,"x":"a"}""", """{"n":2,"fail":true}""", """{"n":3,"loop":true}""", "not json", """{"n":5,"x":"e"}"""];
+
+        var items = new List<IngestItem>();
+        for (var i = 0; i < bodies.Length; i++)
+        {
+            // The client reuses its buffer once the handler returns: overwritten here after mapping.
+            var buffer = Encoding.UTF8.GetBytes(bodies[i]);
+            items.Add(pipeline.Map(Amqp(buffer, $"m-{i}"), new AmqpEnvelopeHeaders(null), default, new ItemPosition("test/queue", 0, i, 0)));
+            Array.Fill(buffer, (byte)'#');
+        }
+
+        // Only captured on the consume thread: the script has not run yet.
+        Assert.All(items, static item => Assert.Equal(IngestItemKind.AwaitingTransform, item.Kind));
+        foreach (var item in items)
+        {
+            await pipeline.AddAsync(item, CancellationToken.None);
+        }
+
+        await pipeline.Writer.DrainAsync();
+
+        Assert.Equal("""{"n":1,"via":"queue","kept":{"n":1,"x":"a"}}""", Encoding.UTF8.GetString(_temp.Store.Get("doc-1")!.Body.Span));
+        Assert.Equal("""{"n":5,"via":"queue","kept":{"n":5,"x":"e"}}""", Encoding.UTF8.GetString(_temp.Store.Get("doc-5")!.Body.Span));
+        var deadLetters = _temp.Store.GetDeadLetters();
+        Assert.Equal(3, deadLetters.Count);
+        Assert.StartsWith("transform failed: refused 2", deadLetters[0].Reason, StringComparison.Ordinal);
+        Assert.StartsWith("transform failed: the script ran longer than its time limit", deadLetters[1].Reason, StringComparison.Ordinal);
+        Assert.StartsWith("transform failed: not JSON", deadLetters[2].Reason, StringComparison.Ordinal);
+        Assert.Equal([0L, 1L, 2L, 3L, 4L], acknowledger.Acknowledged.SelectMany(static offsets => offsets));
+        var status = pipeline.Status("src", connected: true, error: null, paused: false, []);
+        Assert.Equal((5L, 2L, 3L), (status.Consumed, status.Written, status.DeadLetters));
     }
 
     public void Dispose() => _temp.Dispose();

@@ -65,5 +65,5 @@ public sealed class SourceScriptTests
     }
 
     private static SourceScriptInput Input(string? body, string? key = null) =>
-        new(body, key, null, "src", IsKafka: true, "topic", 0, 1, null, "Default");
+        new(body is null ? default : System.Text.Encoding.UTF8.GetBytes(body), body is null, key, null, "src", IsKafka: true, "topic", 0, 1, null, "Default");
 }
