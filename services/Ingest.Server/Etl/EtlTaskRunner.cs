@@ -38,9 +38,18 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     private readonly EtlPipelineLimits _limits;
     private readonly SemaphoreSlim _sendGate = new(1, 1);
     private readonly CancellationTokenSource _stop = new();
+
+    // Read buffers of acknowledged batches, for the next batches' bodies (the loop's alone).
+    private readonly Stack<byte[]> _bodyBuffers = new();
     private IEtlDestination? _destination;
     private Task _loop = Task.CompletedTask;
     private long _lastSentEtag;
+
+    // Progress the broker acknowledged (the loop's own) and the last the loop asked the store to record;
+    // _lastSentEtag follows once the store made that durable.
+    private long _acknowledgedEtag;
+    private long _requestedEtag;
+    private Task _progressWrite = Task.CompletedTask;
     private long _messagesSent;
     private volatile string? _lastError;
     private DateTime? _lastErrorTime;
@@ -114,6 +123,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     {
         var inFlight = new Queue<EtlInFlightBatch>();
         var readEtag = Interlocked.Read(ref _lastSentEtag);
+        _acknowledgedEtag = _requestedEtag = readEtag;
         try
         {
             while (!stop.IsCancellationRequested)
@@ -132,7 +142,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
                         Telemetry.EtlTracing.Sent(span, prepared.Messages.Count, prepared.Failures.Count);
                         if (failure is null)
                         {
-                            inFlight.Enqueue(new EtlInFlightBatch(batch.LastEtag, prepared, acknowledged));
+                            inFlight.Enqueue(new EtlInFlightBatch(batch.LastEtag, prepared, acknowledged, batch.BodyBuffer));
                             readEtag = batch.LastEtag;
                         }
                     }
@@ -142,6 +152,8 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
                     }
                     else
                     {
+                        // Caught up: everything acknowledged is recorded before the task sleeps.
+                        await StoreProgressAsync(waitForWrite: true).ConfigureAwait(false);
                         await _store.WaitForChangesAsync(readEtag, stop).ConfigureAwait(false);
                     }
                 }
@@ -151,7 +163,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
                     // Whatever was in flight may or may not have arrived: send it all again from the last recorded progress.
                     Abandon(inFlight);
                     await RetryLaterAsync(failure, stop).ConfigureAwait(false);
-                    readEtag = Interlocked.Read(ref _lastSentEtag);
+                    readEtag = _acknowledgedEtag;
                 }
             }
         }
@@ -175,6 +187,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             Abandon(inFlight);
             if (_state != EtlTaskState.Errored)
             {
+                await RecordLastProgressAsync().ConfigureAwait(false);
                 _state = EtlTaskState.Stopped;
             }
         }
@@ -205,6 +218,12 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             }
 
             inFlight.Dequeue();
+            if (head.BodyBuffer is { } buffer)
+            {
+                // Acknowledged in full: neither the broker client nor anyone else reads its bodies any more.
+                _bodyBuffers.Push(buffer);
+            }
+
             Errors.Record(head.Prepared.Failures, _time.GetUtcNow().UtcDateTime);
             foreach (var transformFailure in head.Prepared.Failures)
             {
@@ -217,8 +236,8 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
 
         if (last is not null)
         {
-            await _store.ReportProgressAsync(ConsumerName, last.LastEtag).ConfigureAwait(false);
-            Interlocked.Exchange(ref _lastSentEtag, last.LastEtag);
+            _acknowledgedEtag = last.LastEtag;
+            await StoreProgressAsync(waitForWrite: false).ConfigureAwait(false);
             Interlocked.Add(ref _messagesSent, messages);
             _rate.Record(messages);
             if (_state == EtlTaskState.Retrying && failure is null)
@@ -232,13 +251,66 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         return failure;
     }
 
-    /// <summary>Changes after <paramref name="afterEtag"/> until <see cref="EtlPipelineLimits.MaxBatchBytes"/> of messages or <see cref="EtlPipelineLimits.MaxBatchReadTime"/>; no count limit.</summary>
+    /// <summary>
+    /// Has the store record the acknowledged progress, one write at a time and off the loop's path:
+    /// a durable write takes milliseconds (a journal sync), in which the loop hands over the next
+    /// batches, and the acknowledgements that arrive meanwhile go into the next write together. Without
+    /// <paramref name="waitForWrite"/> it returns at once when a write is still being made; with it, it
+    /// returns once everything acknowledged so far is recorded. A failed write (the store is broken)
+    /// throws here, which stops the task.
+    /// </summary>
+    private async Task StoreProgressAsync(bool waitForWrite)
+    {
+        if (!_progressWrite.IsCompleted && !waitForWrite)
+        {
+            return;
+        }
+
+        await _progressWrite.ConfigureAwait(false);
+        if (_acknowledgedEtag > _requestedEtag)
+        {
+            _requestedEtag = _acknowledgedEtag;
+            _progressWrite = WriteProgressAsync(_requestedEtag);
+            if (waitForWrite)
+            {
+                await _progressWrite.ConfigureAwait(false);
+            }
+        }
+    }
+
+    private async Task WriteProgressAsync(long etag)
+    {
+        await _store.ReportProgressAsync(ConsumerName, etag).ConfigureAwait(false);
+        Interlocked.Exchange(ref _lastSentEtag, etag);
+    }
+
+    /// <summary>As the loop ends: records what was acknowledged, so a restart does not send it again (unless the store is closing too).</summary>
+    private async Task RecordLastProgressAsync()
+    {
+        try
+        {
+            await StoreProgressAsync(waitForWrite: true).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The store closed first or failed: the unrecorded tail is sent again after a restart (at-least-once).
+        }
+    }
+
+    /// <summary>
+    /// Changes after <paramref name="afterEtag"/> until <see cref="EtlPipelineLimits.MaxBatchBytes"/> of messages or
+    /// <see cref="EtlPipelineLimits.MaxBatchReadTime"/>; no count limit. The bodies are copied out of the store
+    /// into one read buffer, reused from batch to batch (a body that does not fit gets an array of its own), rather
+    /// than into an array per document.
+    /// </summary>
     private EtlBatch ReadBatch(long afterEtag)
     {
         var changes = new List<Document>();
         var last = afterEtag;
         long bytes = 0;
         var read = 0;
+        var buffer = _bodyBuffers.TryPop(out var reused) ? reused : null;
+        var used = 0;
         var started = Stopwatch.GetTimestamp();
         using var reader = _store.BeginRead();
         foreach (var change in reader.GetChangesSince(afterEtag))
@@ -246,7 +318,27 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             if (_collections.Includes(change.CollectionUtf8, out var collection))
             {
                 var body = change.Body;
-                changes.Add(new Document(change.Id, collection, change.Etag, change.LastModified, change.Flags, body.ToArray()));
+                ReadOnlyMemory<byte> copy;
+                if (body.IsEmpty)
+                {
+                    copy = ReadOnlyMemory<byte>.Empty;
+                }
+                else
+                {
+                    buffer ??= GC.AllocateUninitializedArray<byte>(BodyBufferBytes);
+                    if (body.Length <= buffer.Length - used)
+                    {
+                        body.CopyTo(buffer.AsSpan(used));
+                        copy = new ReadOnlyMemory<byte>(buffer, used, body.Length);
+                        used += body.Length;
+                    }
+                    else
+                    {
+                        copy = body.ToArray();
+                    }
+                }
+
+                changes.Add(new Document(change.Id, collection, change.Etag, change.LastModified, change.Flags, copy));
                 bytes += body.Length + MessageOverheadBytes;
             }
 
@@ -257,8 +349,17 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             }
         }
 
-        return new EtlBatch(changes, last);
+        if (buffer is not null && used == 0)
+        {
+            _bodyBuffers.Push(buffer);
+            buffer = null;
+        }
+
+        return new EtlBatch(changes, last, buffer);
     }
+
+    // A batch ends at MaxBatchBytes of messages, bodies included: one buffer that size holds all but its last bodies.
+    private int BodyBufferBytes => (int)Math.Min(_limits.MaxBatchBytes, Array.MaxLength);
 
     /// <summary>Hands a batch to the destination (connecting first if needed).</summary>
     /// <returns>The task of the broker's acknowledgement, or the failure to hand it over.</returns>
@@ -280,7 +381,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         _state = EtlTaskState.Retrying;
         _lastError = failure.Message;
         _lastErrorTime = _time.GetUtcNow().UtcDateTime;
-        LogSendFailed(Definition.Name!, Interlocked.Read(ref _lastSentEtag), _retryDelay.TotalSeconds, failure.Message);
+        LogSendFailed(Definition.Name!, _acknowledgedEtag, _retryDelay.TotalSeconds, failure.Message);
         await DropDestinationAsync().ConfigureAwait(false);
         await Task.Delay(_retryDelay, _time, stop).ConfigureAwait(false);
         _retryDelay = TimeSpan.FromTicks(Math.Min(_retryDelay.Ticks * 2, MaxRetryDelay.Ticks));
