@@ -8,10 +8,11 @@ namespace Ingest.Server.Etl;
 /// One ETL task's loop: reads the changes feed after the last etag read in batches bounded by bytes
 /// and time, builds the messages and hands them to the broker client, then reads the next batch while
 /// the broker acknowledges the earlier ones (at most <see cref="EtlPipelineLimits.MaxBatchesInFlight"/>
-/// unacknowledged). Progress (the store's consumer <c>etl/{name}</c>, which also keeps tombstones until
-/// the task has sent them) only moves over batches acknowledged in full, in feed order: never past an
-/// unacknowledged message, so after a crash at most the unacknowledged tail is sent again
-/// (at-least-once, with the CloudEvents id to de-duplicate). The documents whose transform failed are
+/// unacknowledged or not yet recorded). Progress (the store's consumer <c>etl/{name}</c>, which also keeps
+/// tombstones until the task has sent them) only moves over batches acknowledged in full, in feed order:
+/// never past an unacknowledged message, so after a crash at most the unrecorded tail is sent again
+/// (at-least-once, with the CloudEvents id to de-duplicate). It is recorded one durable write at a time
+/// while the loop goes on sending. The documents whose transform failed are
 /// recorded with their batch. A failed delivery abandons every batch in flight and, after a backoff,
 /// reads again from the last recorded progress, so nothing is skipped. With nothing to send it waits
 /// on the store's commit signal.
@@ -46,10 +47,14 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     private long _lastSentEtag;
 
     // Progress the broker acknowledged (the loop's own) and the last the loop asked the store to record;
-    // _lastSentEtag follows once the store made that durable.
+    // _lastSentEtag follows once the store made that durable. The batches acknowledged but not yet
+    // asked to be recorded, and those the write under way records, count against the batches in
+    // flight: a crash sends them again too.
     private long _acknowledgedEtag;
     private long _requestedEtag;
     private Task _progressWrite = Task.CompletedTask;
+    private int _batchesUnrecorded;
+    private int _batchesBeingRecorded;
     private long _messagesSent;
     private volatile string? _lastError;
     private DateTime? _lastErrorTime;
@@ -130,6 +135,11 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             {
                 // Room for another batch, unless the broker is that far behind.
                 var failure = await CommitAcknowledgedAsync(inFlight, inFlight.Count >= _limits.MaxBatchesInFlight, stop).ConfigureAwait(false);
+                if (failure is null && inFlight.Count + UnrecordedBatches >= _limits.MaxBatchesInFlight)
+                {
+                    await StoreProgressAsync(waitForWrite: true).ConfigureAwait(false);
+                }
+
                 if (failure is null)
                 {
                     var batch = ReadBatch(readEtag);
@@ -231,6 +241,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             }
 
             messages += head.Prepared.Messages.Count;
+            _batchesUnrecorded++;
             last = head;
         }
 
@@ -267,9 +278,12 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         }
 
         await _progressWrite.ConfigureAwait(false);
+        _batchesBeingRecorded = 0;
         if (_acknowledgedEtag > _requestedEtag)
         {
             _requestedEtag = _acknowledgedEtag;
+            _batchesBeingRecorded = _batchesUnrecorded;
+            _batchesUnrecorded = 0;
             _progressWrite = WriteProgressAsync(_requestedEtag);
             if (waitForWrite)
             {
@@ -277,6 +291,8 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             }
         }
     }
+
+    private int UnrecordedBatches => _batchesUnrecorded + (_progressWrite.IsCompleted ? 0 : _batchesBeingRecorded);
 
     private async Task WriteProgressAsync(long etag)
     {
