@@ -2,5 +2,9 @@ using Ingest.Documents;
 
 namespace Ingest.Server.Etl;
 
-/// <summary>Changes read from the feed for one send: the task's documents and tombstones, and the last etag read (filtered-out changes included).</summary>
-internal sealed record EtlBatch(IReadOnlyList<Document> Changes, long LastEtag);
+/// <summary>
+/// Changes read from the feed for one send: the task's documents and tombstones, the last etag read
+/// (filtered-out changes included), and the read buffer most of the documents' bodies are slices of
+/// (null: none), which the task reuses once the batch is acknowledged.
+/// </summary>
+internal sealed record EtlBatch(IReadOnlyList<Document> Changes, long LastEtag, byte[]? BodyBuffer);

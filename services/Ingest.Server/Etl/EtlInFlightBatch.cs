@@ -2,7 +2,7 @@ namespace Ingest.Server.Etl;
 
 /// <summary>
 /// A batch handed to the broker and not yet recorded as progress: the last etag it covers (changes
-/// of other collections included), its messages and transform failures, and the task of the
-/// broker's acknowledgement of all of its messages.
+/// of other collections included), its messages and transform failures, the task of the broker's
+/// acknowledgement of all of its messages, and the read buffer its bodies lie in (see <see cref="EtlBatch"/>).
 /// </summary>
-internal sealed record EtlInFlightBatch(long LastEtag, EtlPreparedBatch Prepared, Task Acknowledged);
+internal sealed record EtlInFlightBatch(long LastEtag, EtlPreparedBatch Prepared, Task Acknowledged, byte[]? BodyBuffer);

@@ -6,8 +6,8 @@ namespace Ingest.Server.Etl;
 /// <summary>
 /// One message to publish, kept as the change's fields rather than a <see cref="CloudEvent"/> so the
 /// destinations write the binary-mode headers straight from them (see <see cref="EtlKafkaHeaders"/>):
-/// the document's id, etag, collection and last-modified time, whether it is a delete, the body (null
-/// for a delete), the fan-out index (-1: the only message of its change), the Kafka key, the topic or
+/// the document's id, etag, collection and last-modified time, whether it is a delete, the body (empty
+/// for a delete; a document's may be a slice of its batch's read buffer, see <see cref="EtlBatch"/>), the fan-out index (-1: the only message of its change), the Kafka key, the topic or
 /// routing key (null: the task's), and headers a transform added.
 /// </summary>
 internal sealed record EtlMessage(
@@ -16,7 +16,7 @@ internal sealed record EtlMessage(
     string Collection,
     DateTime LastModified,
     bool Deleted,
-    byte[]? Body,
+    ReadOnlyMemory<byte> Body,
     int FanOutIndex,
     string Key,
     string? Destination,

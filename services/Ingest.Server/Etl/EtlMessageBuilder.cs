@@ -1,4 +1,3 @@
-using System.Runtime.InteropServices;
 using Ingest.Documents;
 using Ingest.Server.Scripting;
 
@@ -20,14 +19,14 @@ internal sealed class EtlMessageBuilder(EtlTaskDefinition definition, EtlScript?
         {
             if (change.IsDeleted)
             {
-                messages.Add(new EtlMessage(change.Id, change.Etag, change.Collection, change.LastModified, true, null, -1, change.Id, DefaultDestination(null), []));
+                messages.Add(new EtlMessage(change.Id, change.Etag, change.Collection, change.LastModified, true, default, -1, change.Id, DefaultDestination(null), []));
                 continue;
             }
 
             if (script is null)
             {
                 messages.Add(new EtlMessage(
-                    change.Id, change.Etag, change.Collection, change.LastModified, false, BodyOf(change), -1, change.Id, DefaultDestination(change), []));
+                    change.Id, change.Etag, change.Collection, change.LastModified, false, change.Body, -1, change.Id, DefaultDestination(change), []));
                 continue;
             }
 
@@ -53,12 +52,6 @@ internal sealed class EtlMessageBuilder(EtlTaskDefinition definition, EtlScript?
 
         return new EtlPreparedBatch(messages, failures);
     }
-
-    /// <summary>The body as an array, without a copy when the document holds exactly one (as one read from the store does).</summary>
-    private static byte[] BodyOf(Document document) =>
-        MemoryMarshal.TryGetArray(document.Body, out var segment) && segment.Offset == 0 && segment.Count == segment.Array!.Length
-            ? segment.Array
-            : document.Body.ToArray();
 
     /// <summary>Kafka: null (the task's topic); RabbitMQ: the routing key, from the document when a path is set.</summary>
     private string? DefaultDestination(Document? document)

@@ -8,10 +8,11 @@ namespace Ingest.Server.Etl;
 /// One ETL task's loop: reads the changes feed after the last etag read in batches bounded by bytes
 /// and time, builds the messages and hands them to the broker client, then reads the next batch while
 /// the broker acknowledges the earlier ones (at most <see cref="EtlPipelineLimits.MaxBatchesInFlight"/>
-/// unacknowledged). Progress (the store's consumer <c>etl/{name}</c>, which also keeps tombstones until
-/// the task has sent them) only moves over batches acknowledged in full, in feed order: never past an
-/// unacknowledged message, so after a crash at most the unacknowledged tail is sent again
-/// (at-least-once, with the CloudEvents id to de-duplicate). The documents whose transform failed are
+/// unacknowledged or not yet recorded). Progress (the store's consumer <c>etl/{name}</c>, which also keeps
+/// tombstones until the task has sent them) only moves over batches acknowledged in full, in feed order:
+/// never past an unacknowledged message, so after a crash at most the unrecorded tail is sent again
+/// (at-least-once, with the CloudEvents id to de-duplicate). It is recorded one durable write at a time
+/// while the loop goes on sending. The documents whose transform failed are
 /// recorded with their batch. A failed delivery abandons every batch in flight and, after a backoff,
 /// reads again from the last recorded progress, so nothing is skipped. With nothing to send it waits
 /// on the store's commit signal.
@@ -38,9 +39,22 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     private readonly EtlPipelineLimits _limits;
     private readonly SemaphoreSlim _sendGate = new(1, 1);
     private readonly CancellationTokenSource _stop = new();
+
+    // Read buffers of acknowledged batches, for the next batches' bodies (the loop's alone).
+    private readonly Stack<byte[]> _bodyBuffers = new();
     private IEtlDestination? _destination;
     private Task _loop = Task.CompletedTask;
     private long _lastSentEtag;
+
+    // Progress the broker acknowledged (the loop's own) and the last the loop asked the store to record;
+    // _lastSentEtag follows once the store made that durable. The batches acknowledged but not yet
+    // asked to be recorded, and those the write under way records, count against the batches in
+    // flight: a crash sends them again too.
+    private long _acknowledgedEtag;
+    private long _requestedEtag;
+    private Task _progressWrite = Task.CompletedTask;
+    private int _batchesUnrecorded;
+    private int _batchesBeingRecorded;
     private long _messagesSent;
     private volatile string? _lastError;
     private DateTime? _lastErrorTime;
@@ -114,12 +128,18 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     {
         var inFlight = new Queue<EtlInFlightBatch>();
         var readEtag = Interlocked.Read(ref _lastSentEtag);
+        _acknowledgedEtag = _requestedEtag = readEtag;
         try
         {
             while (!stop.IsCancellationRequested)
             {
                 // Room for another batch, unless the broker is that far behind.
                 var failure = await CommitAcknowledgedAsync(inFlight, inFlight.Count >= _limits.MaxBatchesInFlight, stop).ConfigureAwait(false);
+                if (failure is null && inFlight.Count + UnrecordedBatches >= _limits.MaxBatchesInFlight)
+                {
+                    await StoreProgressAsync(waitForWrite: true).ConfigureAwait(false);
+                }
+
                 if (failure is null)
                 {
                     var batch = ReadBatch(readEtag);
@@ -132,7 +152,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
                         Telemetry.EtlTracing.Sent(span, prepared.Messages.Count, prepared.Failures.Count);
                         if (failure is null)
                         {
-                            inFlight.Enqueue(new EtlInFlightBatch(batch.LastEtag, prepared, acknowledged));
+                            inFlight.Enqueue(new EtlInFlightBatch(batch.LastEtag, prepared, acknowledged, batch.BodyBuffer));
                             readEtag = batch.LastEtag;
                         }
                     }
@@ -142,6 +162,8 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
                     }
                     else
                     {
+                        // Caught up: everything acknowledged is recorded before the task sleeps.
+                        await StoreProgressAsync(waitForWrite: true).ConfigureAwait(false);
                         await _store.WaitForChangesAsync(readEtag, stop).ConfigureAwait(false);
                     }
                 }
@@ -151,7 +173,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
                     // Whatever was in flight may or may not have arrived: send it all again from the last recorded progress.
                     Abandon(inFlight);
                     await RetryLaterAsync(failure, stop).ConfigureAwait(false);
-                    readEtag = Interlocked.Read(ref _lastSentEtag);
+                    readEtag = _acknowledgedEtag;
                 }
             }
         }
@@ -175,6 +197,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             Abandon(inFlight);
             if (_state != EtlTaskState.Errored)
             {
+                await RecordLastProgressAsync().ConfigureAwait(false);
                 _state = EtlTaskState.Stopped;
             }
         }
@@ -205,6 +228,12 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             }
 
             inFlight.Dequeue();
+            if (head.BodyBuffer is { } buffer)
+            {
+                // Acknowledged in full: neither the broker client nor anyone else reads its bodies any more.
+                _bodyBuffers.Push(buffer);
+            }
+
             Errors.Record(head.Prepared.Failures, _time.GetUtcNow().UtcDateTime);
             foreach (var transformFailure in head.Prepared.Failures)
             {
@@ -212,13 +241,14 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             }
 
             messages += head.Prepared.Messages.Count;
+            _batchesUnrecorded++;
             last = head;
         }
 
         if (last is not null)
         {
-            await _store.ReportProgressAsync(ConsumerName, last.LastEtag).ConfigureAwait(false);
-            Interlocked.Exchange(ref _lastSentEtag, last.LastEtag);
+            _acknowledgedEtag = last.LastEtag;
+            await StoreProgressAsync(waitForWrite: false).ConfigureAwait(false);
             Interlocked.Add(ref _messagesSent, messages);
             _rate.Record(messages);
             if (_state == EtlTaskState.Retrying && failure is null)
@@ -232,13 +262,71 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         return failure;
     }
 
-    /// <summary>Changes after <paramref name="afterEtag"/> until <see cref="EtlPipelineLimits.MaxBatchBytes"/> of messages or <see cref="EtlPipelineLimits.MaxBatchReadTime"/>; no count limit.</summary>
+    /// <summary>
+    /// Has the store record the acknowledged progress, one write at a time and off the loop's path:
+    /// a durable write takes milliseconds (a journal sync), in which the loop hands over the next
+    /// batches, and the acknowledgements that arrive meanwhile go into the next write together. Without
+    /// <paramref name="waitForWrite"/> it returns at once when a write is still being made; with it, it
+    /// returns once everything acknowledged so far is recorded. A failed write (the store is broken)
+    /// throws here, which stops the task.
+    /// </summary>
+    private async Task StoreProgressAsync(bool waitForWrite)
+    {
+        if (!_progressWrite.IsCompleted && !waitForWrite)
+        {
+            return;
+        }
+
+        await _progressWrite.ConfigureAwait(false);
+        _batchesBeingRecorded = 0;
+        if (_acknowledgedEtag > _requestedEtag)
+        {
+            _requestedEtag = _acknowledgedEtag;
+            _batchesBeingRecorded = _batchesUnrecorded;
+            _batchesUnrecorded = 0;
+            _progressWrite = WriteProgressAsync(_requestedEtag);
+            if (waitForWrite)
+            {
+                await _progressWrite.ConfigureAwait(false);
+            }
+        }
+    }
+
+    private int UnrecordedBatches => _batchesUnrecorded + (_progressWrite.IsCompleted ? 0 : _batchesBeingRecorded);
+
+    private async Task WriteProgressAsync(long etag)
+    {
+        await _store.ReportProgressAsync(ConsumerName, etag).ConfigureAwait(false);
+        Interlocked.Exchange(ref _lastSentEtag, etag);
+    }
+
+    /// <summary>As the loop ends: records what was acknowledged, so a restart does not send it again (unless the store is closing too).</summary>
+    private async Task RecordLastProgressAsync()
+    {
+        try
+        {
+            await StoreProgressAsync(waitForWrite: true).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The store closed first or failed: the unrecorded tail is sent again after a restart (at-least-once).
+        }
+    }
+
+    /// <summary>
+    /// Changes after <paramref name="afterEtag"/> until <see cref="EtlPipelineLimits.MaxBatchBytes"/> of messages or
+    /// <see cref="EtlPipelineLimits.MaxBatchReadTime"/>; no count limit. The bodies are copied out of the store
+    /// into one read buffer, reused from batch to batch (a body that does not fit gets an array of its own), rather
+    /// than into an array per document.
+    /// </summary>
     private EtlBatch ReadBatch(long afterEtag)
     {
         var changes = new List<Document>();
         var last = afterEtag;
         long bytes = 0;
         var read = 0;
+        var buffer = _bodyBuffers.TryPop(out var reused) ? reused : null;
+        var used = 0;
         var started = Stopwatch.GetTimestamp();
         using var reader = _store.BeginRead();
         foreach (var change in reader.GetChangesSince(afterEtag))
@@ -246,7 +334,27 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             if (_collections.Includes(change.CollectionUtf8, out var collection))
             {
                 var body = change.Body;
-                changes.Add(new Document(change.Id, collection, change.Etag, change.LastModified, change.Flags, body.ToArray()));
+                ReadOnlyMemory<byte> copy;
+                if (body.IsEmpty)
+                {
+                    copy = ReadOnlyMemory<byte>.Empty;
+                }
+                else
+                {
+                    buffer ??= GC.AllocateUninitializedArray<byte>(BodyBufferBytes);
+                    if (body.Length <= buffer.Length - used)
+                    {
+                        body.CopyTo(buffer.AsSpan(used));
+                        copy = new ReadOnlyMemory<byte>(buffer, used, body.Length);
+                        used += body.Length;
+                    }
+                    else
+                    {
+                        copy = body.ToArray();
+                    }
+                }
+
+                changes.Add(new Document(change.Id, collection, change.Etag, change.LastModified, change.Flags, copy));
                 bytes += body.Length + MessageOverheadBytes;
             }
 
@@ -257,8 +365,17 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             }
         }
 
-        return new EtlBatch(changes, last);
+        if (buffer is not null && used == 0)
+        {
+            _bodyBuffers.Push(buffer);
+            buffer = null;
+        }
+
+        return new EtlBatch(changes, last, buffer);
     }
+
+    // A batch ends at MaxBatchBytes of messages, bodies included: one buffer that size holds all but its last bodies.
+    private int BodyBufferBytes => (int)Math.Min(_limits.MaxBatchBytes, Array.MaxLength);
 
     /// <summary>Hands a batch to the destination (connecting first if needed).</summary>
     /// <returns>The task of the broker's acknowledgement, or the failure to hand it over.</returns>
@@ -280,7 +397,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         _state = EtlTaskState.Retrying;
         _lastError = failure.Message;
         _lastErrorTime = _time.GetUtcNow().UtcDateTime;
-        LogSendFailed(Definition.Name!, Interlocked.Read(ref _lastSentEtag), _retryDelay.TotalSeconds, failure.Message);
+        LogSendFailed(Definition.Name!, _acknowledgedEtag, _retryDelay.TotalSeconds, failure.Message);
         await DropDestinationAsync().ConfigureAwait(false);
         await Task.Delay(_retryDelay, _time, stop).ConfigureAwait(false);
         _retryDelay = TimeSpan.FromTicks(Math.Min(_retryDelay.Ticks * 2, MaxRetryDelay.Ticks));

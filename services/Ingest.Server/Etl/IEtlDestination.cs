@@ -11,7 +11,9 @@ internal interface IEtlDestination : IAsyncDisposable
     /// caller can send the next batch while this one is being acknowledged. The returned task completes
     /// once the broker acknowledged every one of them, and faults (<see cref="EtlDeliveryException"/>)
     /// if any was not, or if the destination was disposed first; some may have been delivered anyway,
-    /// so the caller sends everything after its last recorded progress again (at-least-once).
+    /// so the caller sends everything after its last recorded progress again (at-least-once). The
+    /// messages' bodies may lie in memory the caller reuses once the returned task completed: a
+    /// destination reads them until then and copies whatever it keeps longer.
     /// </summary>
     /// <exception cref="EtlDeliveryException">The client refused a message or the connection failed.</exception>
     ValueTask<Task> SendAsync(IReadOnlyList<EtlMessage> messages, CancellationToken cancellationToken);

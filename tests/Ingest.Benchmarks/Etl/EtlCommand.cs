@@ -79,13 +79,13 @@ internal static class EtlCommand
         var results = new List<EtlResult>();
         if (kafka is not null)
         {
-            await RunBrokerAsync(EtlKafka, label => EtlTargets.CreateKafkaAsync(kafka, label), sizes.KafkaDocuments, data, sizes, options, workloads, systems, results)
+            await RunBrokerAsync(EtlKafka, label => EtlTargets.CreateKafkaAsync(kafka, label), sizes.KafkaDocuments, sizes.KafkaWarmUpDocuments, data, options, workloads, systems, results)
                 .ConfigureAwait(false);
         }
 
         if (rabbitMq is not null)
         {
-            await RunBrokerAsync(EtlRabbitMq, label => EtlTargets.CreateRabbitMqAsync(rabbitMq, label), sizes.RabbitMqDocuments, data, sizes, options, workloads, systems, results)
+            await RunBrokerAsync(EtlRabbitMq, label => EtlTargets.CreateRabbitMqAsync(rabbitMq, label), sizes.RabbitMqDocuments, sizes.RabbitMqWarmUpDocuments, data, options, workloads, systems, results)
                 .ConfigureAwait(false);
         }
 
@@ -103,7 +103,7 @@ internal static class EtlCommand
 
     /// <summary>One broker's two workloads: an untimed warm-up of every cell over a small store, then the timed cells, each into a fresh target.</summary>
     private static async Task RunBrokerAsync(
-        string workload, Func<string, Task<EtlTarget>> createTarget, int count, OrderDataset data, EtlSizes sizes, BenchmarkArguments options,
+        string workload, Func<string, Task<EtlTarget>> createTarget, int count, int warmUp, OrderDataset data, BenchmarkArguments options,
         List<string> workloads, List<string> systems, List<EtlResult> results)
     {
         var transformed = workload + TransformSuffix;
@@ -130,8 +130,8 @@ internal static class EtlCommand
         Directory.CreateDirectory(directory);
         try
         {
-            Console.WriteLine($"[warm-up] every {workload} cell over {sizes.WarmUpDocuments:N0} documents, not counted:");
-            await RunCellsAsync(cells, Path.Combine(directory, "warm-up"), createTarget, data, sizes.WarmUpDocuments, results: null).ConfigureAwait(false);
+            Console.WriteLine($"[warm-up] every {workload} cell over {warmUp:N0} documents, not counted:");
+            await RunCellsAsync(cells, Path.Combine(directory, "warm-up"), createTarget, data, warmUp, results: null).ConfigureAwait(false);
             await RunCellsAsync(cells, Path.Combine(directory, "measured"), createTarget, data, count, results).ConfigureAwait(false);
         }
         finally

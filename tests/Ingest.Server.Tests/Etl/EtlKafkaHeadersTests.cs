@@ -48,7 +48,7 @@ public sealed class EtlKafkaHeadersTests
         using var writer = new EtlKafkaHeaders(Source);
         using var record = new KafkaRecordBuilder();
         var traceParent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"u8.ToArray();
-        var message = new EtlMessage("orders/1", 7, "Orders", DateTime.UnixEpoch, false, [], -1, "orders/1", null, [new("x-kind", "line")]);
+        var message = new EtlMessage("orders/1", 7, "Orders", DateTime.UnixEpoch, false, Array.Empty<byte>(), -1, "orders/1", null, [new("x-kind", "line")]);
 
         record.Start(0, 0, EtlKafkaHeaders.ScratchBytes(message, traceParent.Length));
         writer.Write(record, message, traceParent);
@@ -66,7 +66,7 @@ public sealed class EtlKafkaHeadersTests
         using var record = new KafkaRecordBuilder();
         var id = "orders/" + new string('ü', 5_000);
         var key = "customers/" + new string('é', 3_000);
-        var message = new EtlMessage(id, 3, "Orders", DateTime.UnixEpoch, false, [], 4, key, null, [new("x-" + new string('a', 2_000), new string('€', 2_000))]);
+        var message = new EtlMessage(id, 3, "Orders", DateTime.UnixEpoch, false, Array.Empty<byte>(), 4, key, null, [new("x-" + new string('a', 2_000), new string('€', 2_000))]);
 
         var headers = Write(writer, record, message);
 
@@ -81,9 +81,9 @@ public sealed class EtlKafkaHeadersTests
     {
         using var writer = new EtlKafkaHeaders(Source);
         using var record = new KafkaRecordBuilder();
-        var first = Write(writer, record, new EtlMessage("a", 1, "One", new DateTime(2026, 1, 1, 0, 0, 1, DateTimeKind.Utc), false, [], -1, "a", null, []));
-        var second = Write(writer, record, new EtlMessage("b", 2, "Two", new DateTime(2026, 1, 1, 0, 0, 2, DateTimeKind.Utc), false, [], -1, "b", null, []));
-        var third = Write(writer, record, new EtlMessage("c", 3, "One", new DateTime(2026, 1, 1, 0, 0, 2, DateTimeKind.Utc), false, [], -1, "c", null, []));
+        var first = Write(writer, record, new EtlMessage("a", 1, "One", new DateTime(2026, 1, 1, 0, 0, 1, DateTimeKind.Utc), false, Array.Empty<byte>(), -1, "a", null, []));
+        var second = Write(writer, record, new EtlMessage("b", 2, "Two", new DateTime(2026, 1, 1, 0, 0, 2, DateTimeKind.Utc), false, Array.Empty<byte>(), -1, "b", null, []));
+        var third = Write(writer, record, new EtlMessage("c", 3, "One", new DateTime(2026, 1, 1, 0, 0, 2, DateTimeKind.Utc), false, Array.Empty<byte>(), -1, "c", null, []));
 
         Assert.Equal("2026-01-01T00:00:01Z", Value(first, "ce_time"));
         Assert.Equal("2026-01-01T00:00:02Z", Value(second, "ce_time"));

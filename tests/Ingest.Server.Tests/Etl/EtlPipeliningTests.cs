@@ -95,6 +95,28 @@ public sealed class EtlPipeliningTests(BrokerFixture brokers) : IDisposable
     }
 
     [Fact]
+    public async Task Bodies_stay_intact_until_their_batch_is_acknowledged_though_later_batches_reuse_read_buffers()
+    {
+        var (bootstrap, topic) = await NewTopicAsync();
+        var store = _store.Store;
+        await store.WriteAsync(EtlTestKit.Orders(1, Documents, static i => $$"""{"N":{{i}},"Note":"{{new string((char)('a' + (i % 26)), 300 + i)}}"}"""));
+        BodyCheckingDestination? destination = null;
+        var runner = new EtlTaskRunner(
+            KafkaTask(bootstrap, topic), store, new EtlErrorLog(_errors), d => destination = new BodyCheckingDestination(EtlService.CreateDestination(d), store),
+            NullLogger.Instance, TimeProvider.System, SmallBatches);
+        await using (runner)
+        {
+            await runner.StartAsync();
+            await EtlTestKit.WaitCaughtUpAsync(runner, store);
+        }
+
+        Assert.NotNull(destination);
+        Assert.True(destination.Batches > SmallBatches.MaxBatchesInFlight * 2, $"{destination.Batches} batches");
+        Assert.Empty(destination.Mismatches);
+        Assert.Equal(Documents, store.GetConsumers().Single().AcknowledgedEtag);
+    }
+
+    [Fact]
     public async Task A_store_that_closes_under_the_task_leaves_it_errored_with_the_reason()
     {
         var (bootstrap, topic) = await NewTopicAsync();
