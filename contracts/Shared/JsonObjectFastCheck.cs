@@ -38,7 +38,7 @@ internal static class JsonObjectFastCheck
         }
 
         // Per open level: true for an object, false for an array.
-        Span<bool> isObject = stackalloc bool[MaxTrackedDepth];
+        Span<bool> isObject = stackalloc bool[depthLimit];
         isObject[0] = true;
         var depth = 1;
         i++;

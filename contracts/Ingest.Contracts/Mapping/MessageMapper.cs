@@ -16,8 +16,8 @@ public static class MessageMapper
     /// <summary>The longest collection name from an <c>ingest-collection</c> header, in UTF-8 bytes.</summary>
     public const int MaxCollectionBytes = 512;
 
-    // Utf8JsonReader's default depth limit, which the mapper's reader uses.
-    private const int MapperMaxJsonDepth = 64;
+    /// <summary>How deeply a body's JSON may nest (Utf8JsonReader's default); a store that trusts the mapper's check must allow at least this.</summary>
+    public const int MaxJsonDepth = 64;
 
     // Header values quoted in dead-letter messages are cut to this many bytes.
     private const int MaxQuotedBytes = 64;
@@ -163,12 +163,12 @@ public static class MessageMapper
 
         // Most bodies are plain objects: a cheap proof of that skips the reader, which then only
         // runs to read an id property or to name what is wrong.
-        if (idProperty is null && JsonObjectFastCheck.IsCertainlyValidObject(body, MapperMaxJsonDepth))
+        if (idProperty is null && JsonObjectFastCheck.IsCertainlyValidObject(body, MaxJsonDepth))
         {
             return null;
         }
 
-        var reader = new Utf8JsonReader(body, new JsonReaderOptions { CommentHandling = JsonCommentHandling.Disallow });
+        var reader = new Utf8JsonReader(body, new JsonReaderOptions { CommentHandling = JsonCommentHandling.Disallow, MaxDepth = MaxJsonDepth });
         var idFound = false;
         try
         {

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Ingest.Contracts.Mapping;
 using Ingest.Documents;
 using Ingest.Server.Batching;
 
@@ -19,10 +20,6 @@ public sealed partial class BatchWriter : IAsyncDisposable
     // batches into one transaction): the commit's sync no longer stalls building the next batch.
     private const int MaxWritesInFlight = 3;
     private const int MaxDeadLetterBytes = 1024 * 1024;
-
-    // The mapper reads bodies with the JSON reader's default depth limit; the store may trust its
-    // check only when the store's own limit is at least as loose.
-    private const int MapperMaxJsonDepth = 64;
 
     private readonly string _source;
     private readonly DocumentStore _store;
@@ -67,7 +64,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
         _logger = logger;
         _transform = transform;
         _batcher = new Batcher<IngestItem>(options, timeProvider, statistics);
-        _mapperValidationSuffices = store.Options.MaxJsonDepth >= MapperMaxJsonDepth;
+        _mapperValidationSuffices = store.Options.MaxJsonDepth >= MessageMapper.MaxJsonDepth; // the store may trust a check at least as strict as its own
         _loop = Task.Factory.StartNew(RunAsync, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
     }
 
