@@ -4,6 +4,7 @@ using System.Text;
 using CloudNative.CloudEvents;
 using Ingest.Contracts.CloudEvents;
 using Ingest.Server.Brokers;
+using Ingest.Server.Hosting.Http;
 
 namespace Ingest.Server.Etl;
 

@@ -2,6 +2,7 @@ using System.Diagnostics.Metrics;
 using Ingest.Documents;
 using Ingest.Server.Hosting;
 using Microsoft.Extensions.Options;
+using Ingest.Server.Telemetry;
 
 namespace Ingest.Server.Etl;
 

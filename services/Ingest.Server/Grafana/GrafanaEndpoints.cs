@@ -1,6 +1,6 @@
 using System.Text.Json;
 using Ingest.Query.Syntax;
-using Ingest.Server.Api;
+using Ingest.Server.Hosting.Http;
 
 namespace Ingest.Server.Grafana;
 

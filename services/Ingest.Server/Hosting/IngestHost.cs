@@ -1,15 +1,18 @@
-using Ingest.Server.Api;
 using Ingest.Indexing.Runtime;
 using Ingest.Server.Batching;
+using Ingest.Server.Documents;
 using Ingest.Server.Etl;
 using Ingest.Server.Grafana;
 using Ingest.Server.Indexes;
 using Ingest.Query.AutoIndexes;
 using Ingest.Server.Queries;
+using Ingest.Server.Operations;
 using Ingest.Server.Sources;
+using Ingest.Server.Sources.DeadLetters;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
 using Ingest.Server.Telemetry;
+using Ingest.Server.Hosting.Http;
 
 namespace Ingest.Server.Hosting;
 

@@ -1,7 +1,7 @@
 using System.Text.Json;
 using Ingest.Query.Syntax;
-using Ingest.Server.Api;
 using Ingest.Server.Grafana;
+using Ingest.Server.Hosting.Http;
 
 namespace Ingest.Server.Queries;
 

@@ -1,5 +1,5 @@
 using Ingest.Query.Syntax;
-using Ingest.Server.Api;
+using Ingest.Server.Hosting.Http;
 
 namespace Ingest.Server.Queries;
 

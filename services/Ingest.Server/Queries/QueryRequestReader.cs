@@ -1,5 +1,5 @@
 using System.Text.Json;
-using Ingest.Server.Api;
+using Ingest.Server.Hosting.Http;
 
 namespace Ingest.Server.Queries;
 

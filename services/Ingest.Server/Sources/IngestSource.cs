@@ -1,4 +1,5 @@
 using Ingest.Contracts.Mapping;
+using Ingest.Server.Batching;
 
 namespace Ingest.Server.Sources;
 

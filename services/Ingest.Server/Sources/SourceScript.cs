@@ -108,9 +108,9 @@ internal sealed class SourceScript
         var op = ScriptHost.OptionalString(operation, "op", what) ?? "put";
         var id = ScriptHost.OptionalString(operation, "id", what)
             ?? throw new ScriptException($"{what} has no id.");
-        if (Encoding.UTF8.GetByteCount(id) > Documents.DocumentStoreOptions.MaxIdBytes)
+        if (Encoding.UTF8.GetByteCount(id) > Ingest.Documents.DocumentStoreOptions.MaxIdBytes)
         {
-            throw new ScriptException($"{what}.id is {Encoding.UTF8.GetByteCount(id)} UTF-8 bytes; the limit is {Documents.DocumentStoreOptions.MaxIdBytes}.");
+            throw new ScriptException($"{what}.id is {Encoding.UTF8.GetByteCount(id)} UTF-8 bytes; the limit is {Ingest.Documents.DocumentStoreOptions.MaxIdBytes}.");
         }
 
         if (string.Equals(op, "delete", StringComparison.Ordinal))

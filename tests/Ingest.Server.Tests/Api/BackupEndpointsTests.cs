@@ -2,13 +2,13 @@ using System.Net;
 using System.Text;
 using System.Text.Json;
 using Ingest.Documents;
-using Ingest.Server.Api;
 using Ingest.Server.Tests.Hosting;
 using Ingest.Storage;
 using Ingest.Storage.Backup;
 using Microsoft.Extensions.DependencyInjection;
 using static Ingest.Server.Tests.Api.ApiTestServer;
 using static Ingest.Server.Tests.Indexes.IndexTestKit;
+using Ingest.Server.Operations;
 
 namespace Ingest.Server.Tests.Api;
 

@@ -1,6 +1,6 @@
 using System.Net;
-using Ingest.Server.Api;
 using static Ingest.Server.Tests.Api.ApiTestServer;
+using Ingest.Server.Documents;
 
 namespace Ingest.Server.Tests.Api;
 

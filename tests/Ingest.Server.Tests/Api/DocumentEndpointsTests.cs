@@ -2,9 +2,9 @@ using System.Net;
 using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
-using Ingest.Server.Api;
 using Ingest.Testing;
 using static Ingest.Server.Tests.Api.ApiTestServer;
+using Ingest.Server.Documents;
 
 namespace Ingest.Server.Tests.Api;
 

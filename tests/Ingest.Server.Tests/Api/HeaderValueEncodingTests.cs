@@ -1,4 +1,5 @@
-using Ingest.Server.Api;
+using Ingest.Server.Hosting.Http;
+
 
 namespace Ingest.Server.Tests.Api;
 

@@ -1,7 +1,7 @@
 using System.Net;
 using Ingest.Documents;
-using Ingest.Server.Api;
 using static Ingest.Server.Tests.Api.ApiTestServer;
+using Ingest.Server.Hosting.Http;
 
 namespace Ingest.Server.Tests.Api;
 

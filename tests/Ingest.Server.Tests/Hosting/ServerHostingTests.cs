@@ -1,8 +1,8 @@
 using System.Net;
 using System.Net.Http.Json;
 using Ingest.Contracts.Http;
-using Ingest.Server.Api;
 using Microsoft.Extensions.Options;
+using Ingest.Server.Hosting.Http;
 
 namespace Ingest.Server.Tests.Hosting;
 

@@ -1,10 +1,11 @@
 using System.Net;
 using System.Text.Json;
 using Ingest.Documents;
-using Ingest.Server.Api;
 using Ingest.Server.Tests.Api;
 using static Ingest.Server.Tests.Api.ApiTestServer;
 using static Ingest.Server.Tests.Indexes.IndexTestKit;
+using Ingest.Server.Hosting.Http;
+using Ingest.Server.Indexes;
 
 namespace Ingest.Server.Tests.Indexes;
 

@@ -1,6 +1,7 @@
 using System.Globalization;
 using Confluent.Kafka;
 using Ingest.Documents;
+using Ingest.Server.Batching;
 
 namespace Ingest.Server.Sources.Kafka;
 

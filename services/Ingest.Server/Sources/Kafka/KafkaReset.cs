@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using Confluent.Kafka;
 using Ingest.Documents;
+using Ingest.Server.Batching;
 
 namespace Ingest.Server.Sources.Kafka;
 

@@ -6,7 +6,7 @@ using Ingest.Server.Hosting;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Operations;
 
 /// <summary>
 /// Liveness (the process answers) and readiness (the store is open, its disk is not full, no damaged

@@ -1,4 +1,6 @@
-namespace Ingest.Server.Api;
+using Ingest.Server.Hosting.Http;
+
+namespace Ingest.Server.Documents;
 
 /// <summary>
 /// The document id of a <c>/docs/{id}</c> request: the rest of the path, percent-decoded exactly once (<see cref="RestOfPath"/>).

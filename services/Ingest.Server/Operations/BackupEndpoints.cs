@@ -3,7 +3,7 @@ using Ingest.Server.Hosting;
 using Ingest.Server.Indexes;
 using Ingest.Storage.Backup;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Operations;
 
 /// <summary>
 /// <c>POST /admin/backup</c>: streams a hot backup of the whole data directory (a <see cref="BackupWriter"/>

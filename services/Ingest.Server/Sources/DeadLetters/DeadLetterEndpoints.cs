@@ -4,8 +4,9 @@ using Ingest.Contracts.Mapping;
 using Ingest.Contracts.Messages;
 using Ingest.Documents;
 using Ingest.Server.Sources;
+using Ingest.Server.Hosting.Http;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Sources.DeadLetters;
 
 /// <summary><c>/dead-letters</c>: inspect, replay (optionally with a fixed body) and delete messages that could not become documents.</summary>
 public static class DeadLetterEndpoints

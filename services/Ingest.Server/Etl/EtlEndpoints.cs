@@ -2,8 +2,9 @@ using System.Globalization;
 using System.Text.Json;
 using Ingest.Server.Etl;
 using Ingest.Server.Scripting;
+using Ingest.Server.Hosting.Http;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Etl;
 
 /// <summary>
 /// <c>/etl</c>: define (<c>PUT</c>), inspect, delete and reset ETL tasks, list a task's transform

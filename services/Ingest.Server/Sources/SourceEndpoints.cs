@@ -1,7 +1,8 @@
 using Ingest.Contracts.Http;
 using Ingest.Server.Sources;
+using Ingest.Server.Hosting.Http;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Sources;
 
 /// <summary><c>POST /sources/{name}/reset</c>: moves a Kafka source's stored positions (reprocessing, or skipping ahead).</summary>
 public static class SourceEndpoints

@@ -1,7 +1,7 @@
 using Ingest.Contracts.Http;
 using Ingest.Documents;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Operations;
 
 /// <summary><c>POST /admin/verify</c>: checks every page's checksum and every tree's structure of the store's last commit.</summary>
 public static class AdminEndpoints

@@ -1,6 +1,6 @@
 using Ingest.Storage;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Hosting.Http;
 
 /// <summary>RFC 7807 problems for a store that cannot serve a request: its disk is full, or a page is damaged.</summary>
 internal static class StoreProblems

@@ -4,7 +4,7 @@ using Ingest.Server.Hosting;
 using Ingest.Server.Telemetry;
 using Microsoft.Extensions.Options;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Hosting.Http;
 
 /// <summary>
 /// When an API key is configured, every request but <c>/alive</c> and <c>/metrics</c> must carry it in

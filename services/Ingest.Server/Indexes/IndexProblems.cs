@@ -1,6 +1,7 @@
 using Ingest.Indexing.Definitions;
+using Ingest.Server.Hosting.Http;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Indexes;
 
 /// <summary>RFC 7807 problems of the <c>/indexes</c> endpoints.</summary>
 internal static class IndexProblems

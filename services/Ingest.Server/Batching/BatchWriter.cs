@@ -1,9 +1,9 @@
 using System.Diagnostics;
 using Ingest.Contracts.Mapping;
 using Ingest.Documents;
-using Ingest.Server.Batching;
+using Ingest.Server.Sources;
 
-namespace Ingest.Server.Sources;
+namespace Ingest.Server.Batching;
 
 /// <summary>
 /// One source's path into the store: items go into a Nagle-style <see cref="Batcher{TItem}"/>,

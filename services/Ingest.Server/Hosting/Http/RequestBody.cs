@@ -1,6 +1,6 @@
 using System.Buffers;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Hosting.Http;
 
 /// <summary>Reads a request body into one pooled buffer, refusing at once what is over the limit.</summary>
 internal sealed class RequestBody : IDisposable

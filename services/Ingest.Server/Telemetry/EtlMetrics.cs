@@ -1,7 +1,7 @@
 using System.Diagnostics.Metrics;
-using Ingest.Server.Telemetry;
+using Ingest.Server.Etl;
 
-namespace Ingest.Server.Etl;
+namespace Ingest.Server.Telemetry;
 
 /// <summary>
 /// Each ETL task's lag, sends, errors and state on the <c>Ingest</c> meter (tag <c>task</c>), read

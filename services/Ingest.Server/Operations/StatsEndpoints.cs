@@ -5,7 +5,7 @@ using Ingest.Server.Etl;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Operations;
 
 /// <summary><c>/stats</c>: the store's counters, its collections, each source's consumption, batching and lag, a summary of each index and each ETL task's progress.</summary>
 public static class StatsEndpoints

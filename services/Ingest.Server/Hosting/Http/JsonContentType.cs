@@ -1,6 +1,6 @@
 using Microsoft.Net.Http.Headers;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Hosting.Http;
 
 /// <summary>Whether a request body's declared type is JSON (<c>application/json</c> or a <c>+json</c> type).</summary>
 internal static class JsonContentType

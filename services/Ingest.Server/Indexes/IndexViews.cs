@@ -4,7 +4,7 @@ using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
 using Ingest.Query.AutoIndexes;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Indexes;
 
 /// <summary>The engine's index statuses as the HTTP API's records.</summary>
 internal static class IndexViews

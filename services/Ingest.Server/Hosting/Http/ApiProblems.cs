@@ -1,4 +1,4 @@
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Hosting.Http;
 
 /// <summary>RFC 7807 problem details for the API's errors: a title, a detail that names the parameter or problem, and the status.</summary>
 internal static class ApiProblems

@@ -1,6 +1,6 @@
 using Ingest.SharedSource;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Hosting.Http;
 
 /// <summary>Strict, single percent-decoding of URL path segments and RFC 8187 header values into UTF-8 text.</summary>
 internal static class PercentEncoding

@@ -1,7 +1,7 @@
 using System.Globalization;
 using Microsoft.Extensions.Primitives;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Hosting.Http;
 
 /// <summary>
 /// Reads query parameters, so a bad value gets a problem that names it rather than a bare 400.

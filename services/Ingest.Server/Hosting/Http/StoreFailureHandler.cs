@@ -1,7 +1,7 @@
 using Ingest.Storage;
 using Microsoft.AspNetCore.Diagnostics;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Hosting.Http;
 
 /// <summary>
 /// Turns the store's own failures, wherever an endpoint meets them, into problems that name them

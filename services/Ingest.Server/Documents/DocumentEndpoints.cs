@@ -2,8 +2,9 @@ using Ingest.Contracts.Http;
 using Ingest.Contracts.Messages;
 using Ingest.Documents;
 using Microsoft.Net.Http.Headers;
+using Ingest.Server.Hosting.Http;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Documents;
 
 /// <summary>
 /// <c>/docs</c>: read, page, put and delete documents. Ids may contain '/', so the id is the rest

@@ -2,8 +2,9 @@ using Ingest.Contracts.Http;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
 using Ingest.Server.Indexes;
+using Ingest.Server.Hosting.Http;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Indexes;
 
 /// <summary>
 /// <c>/indexes</c>: define, inspect, reset and delete indexes. Index names contain '/' (<c>Orders/ByCustomer</c>), so

@@ -4,7 +4,7 @@ using Ingest.Contracts.DeadLetters;
 using Ingest.Contracts.Http;
 using Ingest.Documents;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Sources.DeadLetters;
 
 /// <summary>Turns a stored dead letter into its API form, decoding the message envelope in its raw bytes.</summary>
 internal static class DeadLetterView

@@ -1,7 +1,7 @@
 using System.Buffers;
 using System.Text;
 
-namespace Ingest.Server.Api;
+namespace Ingest.Server.Hosting.Http;
 
 /// <summary>
 /// Header values that are not plain printable ASCII (a collection named <c>Café</c>, or one with
