@@ -48,7 +48,7 @@ public sealed partial class IndexChooser : IAsyncDisposable
     }
 
     /// <summary>
-    /// Opens the catalog with the last-used times saved in <paramref name="directory"/>. An automatic index without a
+    /// Opens the chooser with the last-used times saved in <paramref name="directory"/>. An automatic index without a
     /// saved time (made just before a crash) counts as used now.
     /// </summary>
     public static IndexChooser Open(IndexSet indexes, DocumentStore store, string directory, AutoIndexOptions options, TimeProvider time, ILogger<IndexChooser> logger)
