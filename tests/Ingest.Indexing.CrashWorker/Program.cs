@@ -4,7 +4,7 @@ using Ingest.Indexing.CrashWorker;
 using Ingest.Indexing.Runtime;
 using Microsoft.Extensions.Logging.Abstractions;
 
-// Opens the document store in <root>/docs and the index manager in <root>/indexes, puts the index definition the seed
+// Opens the document store in <root>/docs and the index set in <root>/indexes, puts the index definition the seed
 // picks (CrashIndexes.For: a changed one starts a side-by-side rebuild), prints "open", then prints "etag N" after each
 // batch the index commits, until killed. Every kill must leave the indexes consistent with some etag, resumable.
 if (args.Length < 2)
@@ -16,7 +16,7 @@ if (args.Length < 2)
 var root = args[0];
 var seed = int.Parse(args[1], CultureInfo.InvariantCulture);
 using var store = DocumentStore.Open(CrashIndexes.StoreDirectory(root));
-var manager = await IndexManager.OpenAsync(store, CrashIndexes.IndexesDirectory(root), CrashIndexes.Options, NullLoggerFactory.Instance);
+var manager = await IndexSet.OpenAsync(store, CrashIndexes.IndexesDirectory(root), CrashIndexes.Options, NullLoggerFactory.Instance);
 await manager.PutAsync(CrashIndexes.For(seed));
 Console.Out.WriteLine("open");
 Console.Out.Flush();

@@ -26,6 +26,15 @@ public sealed class IndexDefinitionException : Exception
         Errors = errors;
     }
 
+    public IndexDefinitionException(string indexName, IReadOnlyList<IndexDefinitionError> errors)
+        : this(errors)
+    {
+        IndexName = indexName;
+    }
+
+    /// <summary>The name of the index the definition was for, when known.</summary>
+    public string? IndexName { get; }
+
     public IReadOnlyList<IndexDefinitionError> Errors { get; }
 
     private static string Describe(IReadOnlyList<IndexDefinitionError> errors)

@@ -1,7 +1,7 @@
 namespace Ingest.Indexing.Definitions;
 
 /// <summary>The wire names of <see cref="IndexFieldType"/>; read case-insensitively, written lower-case.</summary>
-internal static class IndexFieldTypeNames
+public static class IndexFieldTypeNames
 {
     public const string Expected = "keyword, text, number, datetime, bool";
 

@@ -68,7 +68,7 @@ internal static class ValueEmitter
             return false;
         }
 
-        terms.Commit(NumberTerm.Size);
+        terms.Advance(NumberTerm.Size);
         return true;
     }
 
@@ -111,7 +111,7 @@ internal static class ValueEmitter
         }
 
         DateTimeTerm.Write(ticks, terms.GetSpan(DateTimeTerm.Size));
-        terms.Commit(DateTimeTerm.Size);
+        terms.Advance(DateTimeTerm.Size);
         return true;
     }
 

@@ -3,7 +3,7 @@ using System.Collections.Immutable;
 namespace Ingest.Indexing.Paths;
 
 /// <summary>A path compiled once per definition and walked for every document: the steps from the document's root object.</summary>
-internal sealed record CompiledJsonPath(string Text, ImmutableArray<JsonPathStep> Steps)
+public sealed record CompiledJsonPath(string Text, ImmutableArray<JsonPathStep> Steps)
 {
     public override string ToString() => Text;
 }

@@ -18,7 +18,7 @@ namespace Ingest.Indexing.Paths;
 /// <c>"Ship to"."Zip.Code"</c>. Names match JSON property names exactly (ordinal, case-sensitive), as JSON does.
 /// Errors give a 0-based character position: <c>empty segment at 9</c>, <c>unexpected ']' at 5</c>.
 /// </summary>
-internal static class JsonPathCompiler
+public static class JsonPathCompiler
 {
     /// <summary>Bounds the extractor's recursion, which goes one level per step.</summary>
     public const int MaxSteps = 64;

@@ -3,7 +3,7 @@ using System.Collections.Immutable;
 namespace Ingest.Indexing.Paths;
 
 /// <summary>One step of a compiled path; <see cref="Utf8Name"/> is set for property steps, empty for element steps.</summary>
-internal readonly record struct JsonPathStep(JsonPathStepKind Kind, ImmutableArray<byte> Utf8Name)
+public readonly record struct JsonPathStep(JsonPathStepKind Kind, ImmutableArray<byte> Utf8Name)
 {
     public static JsonPathStep Elements { get; } = new(JsonPathStepKind.Elements, []);
 

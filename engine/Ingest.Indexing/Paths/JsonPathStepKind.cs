@@ -1,6 +1,6 @@
 namespace Ingest.Indexing.Paths;
 
-internal enum JsonPathStepKind : byte
+public enum JsonPathStepKind : byte
 {
     /// <summary>Enter the named property of an object.</summary>
     Property,

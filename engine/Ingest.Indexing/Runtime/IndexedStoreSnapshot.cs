@@ -5,7 +5,7 @@ namespace Ingest.Indexing.Runtime;
 
 /// <summary>
 /// A document store snapshot with the index builds snapshotted in the same moment (see
-/// <see cref="IndexManager.BeginBackupAsync"/>) and the index catalog of that moment. Dispose it once copied: the
+/// <see cref="IndexSet.BeginBackupAsync"/>) and the index catalog of that moment. Dispose it once copied: the
 /// snapshots hold back the flushers of their environments.
 /// </summary>
 public sealed class IndexedStoreSnapshot : IDisposable
@@ -26,7 +26,7 @@ public sealed class IndexedStoreSnapshot : IDisposable
 
     /// <summary>
     /// Writes the store as <paramref name="storePath"/>, each build as <c>indexesPath/&lt;directory&gt;</c> and the
-    /// catalog as <c>indexesPath/catalog.json</c>, the layout <see cref="IndexManager.OpenAsync"/> reads.
+    /// catalog as <c>indexesPath/catalog.json</c>, the layout <see cref="IndexSet.OpenAsync"/> reads.
     /// </summary>
     public async Task WriteToAsync(BackupWriter backup, string storePath, string indexesPath, CancellationToken ct = default)
     {

@@ -79,25 +79,6 @@ internal static class IndexLayout
         return FieldPrefixSize + term.Length;
     }
 
-    /// <summary>
-    /// Writes the "docs" key of a document id (folded like the document store's id keys, so casing does not make
-    /// another document) and returns its length, or -1 when it is longer than a key may be.
-    /// </summary>
-    public static int DocumentKey(ReadOnlySpan<char> documentId, Span<byte> destination) =>
-        Ingest.Documents.Ids.IdKey.MaxKeyBytes(documentId.Length) <= destination.Length ? Ingest.Documents.Ids.IdKey.Fold(documentId, destination) : -1;
-
-    /// <summary><see cref="DocumentKey(ReadOnlySpan{char}, Span{byte})"/> of a UTF-8 id.</summary>
-    public static int DocumentKey(ReadOnlySpan<byte> documentIdUtf8, Span<byte> destination)
-    {
-        if (documentIdUtf8.Length > 1024)
-        {
-            return -1;
-        }
-
-        Span<char> chars = stackalloc char[documentIdUtf8.Length];
-        return DocumentKey(chars[..System.Text.Encoding.UTF8.GetChars(documentIdUtf8, chars)], destination);
-    }
-
     public static void EntryKey(long entry, Span<byte> destination) => BinaryPrimitives.WriteInt64BigEndian(destination, entry);
 
     public static long ReadInt64(ReadOnlySpan<byte> value) => BinaryPrimitives.ReadInt64LittleEndian(value);

@@ -13,7 +13,7 @@ public sealed partial class IndexReader
     private long _maxEntry = -1;
 
     /// <summary>The highest entry id this build has assigned (0 when none): ids are dense from 1 and never reused.</summary>
-    internal long MaxEntryId
+    public long MaxEntryId
     {
         get
         {
@@ -28,7 +28,7 @@ public sealed partial class IndexReader
     }
 
     /// <summary>Every entry of the index, ascending.</summary>
-    internal void AllEntries(List<long> result)
+    public void AllEntries(List<long> result)
     {
         ArgumentNullException.ThrowIfNull(result);
         result.EnsureCapacity(result.Count + (int)Math.Min(int.MaxValue / 2, _docs.Count));
@@ -40,10 +40,10 @@ public sealed partial class IndexReader
     }
 
     /// <summary>The entries whose document id starts with <paramref name="prefix"/>, in any casing (ids fold as the store folds them), ascending.</summary>
-    internal void DocumentIdPrefix(ReadOnlySpan<char> prefix, List<long> result)
+    public void DocumentIdPrefix(ReadOnlySpan<char> prefix, List<long> result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var length = IndexLayout.DocumentKey(prefix, _key);
+        var length = IndexDocumentKey.Write(prefix, _key);
         if (length < 0)
         {
             return;
@@ -64,13 +64,13 @@ public sealed partial class IndexReader
     /// Each entry's column key (the 8 order-preserving bytes as a big-endian integer) into <paramref name="keys"/>, 0
     /// where it has none (no encoding writes 0); entries ascending. One ordered walk of the column.
     /// </summary>
-    internal int ReadColumnSortKeys(int field, ReadOnlySpan<long> entries, Span<ulong> keys) => ReadColumnKeys(field, entries, keys);
+    public int ReadColumnSortKeys(int field, ReadOnlySpan<long> entries, Span<ulong> keys) => ReadColumnKeys(field, entries, keys);
 
     /// <summary>
     /// Sets <c>ranks[entry]</c> to <c>2i + 1</c> for the entry whose folded document id is the i-th in byte order; with an
     /// <paramref name="anchor"/> folded id, <paramref name="anchorRank"/> as its rank if the index has it, else the even rank between its neighbours, so keyset resumption works across new ids.
     /// </summary>
-    internal void RankDocumentIds(ulong[] ranks, ReadOnlySpan<byte> anchor, bool hasAnchor, out ulong anchorRank)
+    public void RankDocumentIds(ulong[] ranks, ReadOnlySpan<byte> anchor, bool hasAnchor, out ulong anchorRank)
     {
         ArgumentNullException.ThrowIfNull(ranks);
         var cursor = _docs.CreateCursor();
@@ -106,7 +106,7 @@ public sealed partial class IndexReader
     }
 
     /// <summary>The smallest term an entry holds in <paramref name="field"/> (its sort key for keyword order), copied into <paramref name="term"/>.</summary>
-    internal bool TryReadFirstTerm(long entry, int field, out byte[] term)
+    public bool TryReadFirstTerm(long entry, int field, out byte[] term)
     {
         CheckField(field);
         term = [];
@@ -141,7 +141,7 @@ public sealed partial class IndexReader
     }
 
     /// <summary>The entry's document id folded as the "docs" tree keys it (for order by id and for checking a continuation's anchor).</summary>
-    internal bool TryReadDocumentKey(long entry, out byte[] documentKey)
+    public bool TryReadDocumentKey(long entry, out byte[] documentKey)
     {
         documentKey = [];
         if (!TryGetEntryRecord(entry, out var record))
@@ -151,7 +151,7 @@ public sealed partial class IndexReader
 
         var position = 0;
         var idLength = (int)VarInt.Read(record, ref position);
-        var length = IndexLayout.DocumentKey(record.Slice(position, idLength), _key);
+        var length = IndexDocumentKey.Write(record.Slice(position, idLength), _key);
         if (length < 0)
         {
             return false;

@@ -144,7 +144,7 @@ public sealed partial class IndexReader : IDisposable
     public bool TryGetEntry(string documentId, out long entry)
     {
         ArgumentException.ThrowIfNullOrEmpty(documentId);
-        var length = IndexLayout.DocumentKey(documentId, _key);
+        var length = IndexDocumentKey.Write(documentId, _key);
         if (length >= 0 && _docs.TryGet(_key.AsSpan(0, length), out var value))
         {
             entry = IndexLayout.ReadInt64(value);
@@ -158,7 +158,7 @@ public sealed partial class IndexReader : IDisposable
     /// <summary>Whether the index holds the document with this UTF-8 id, in any casing (no allocation).</summary>
     public bool ContainsDocument(ReadOnlySpan<byte> documentIdUtf8)
     {
-        var length = IndexLayout.DocumentKey(documentIdUtf8, _key);
+        var length = IndexDocumentKey.Write(documentIdUtf8, _key);
         return length >= 0 && _docs.ContainsKey(_key.AsSpan(0, length));
     }
 

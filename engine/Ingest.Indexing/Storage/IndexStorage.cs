@@ -268,7 +268,7 @@ internal sealed class IndexStorage : IDisposable
     private void CollectEntryChanges(IndexBatch batch, int index, Tree entries, Tree docs, ref long nextEntry)
     {
         var change = batch[index];
-        var keyLength = IndexLayout.DocumentKey(change.DocumentId, _key);
+        var keyLength = IndexDocumentKey.Write(change.DocumentId, _key);
         if (keyLength < 0)
         {
             throw new ArgumentException($"Document id '{change.DocumentId[..64]}...' is too long for an index key.", nameof(batch));
@@ -338,7 +338,7 @@ internal sealed class IndexStorage : IDisposable
         if (change.IsDelete)
         {
             entries.Delete(entryKey);
-            docs.Delete(_key.AsSpan(0, IndexLayout.DocumentKey(change.DocumentId, _key)));
+            docs.Delete(_key.AsSpan(0, IndexDocumentKey.Write(change.DocumentId, _key)));
         }
         else
         {

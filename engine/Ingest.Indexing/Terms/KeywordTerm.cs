@@ -27,6 +27,6 @@ internal static class KeywordTerm
         utf8 = utf8[..TermLimits.CutLength(utf8, TermLimits.MaxTermBytes * 4)];
         var destination = terms.GetSpan(Utf8CaseFolding.MaxFoldedLength(utf8.Length));
         var length = Utf8CaseFolding.ToLowerInvariant(utf8, destination);
-        terms.Commit(TermLimits.CutLength(destination[..length]));
+        terms.Advance(TermLimits.CutLength(destination[..length]));
     }
 }

@@ -61,10 +61,10 @@ internal sealed class TermBuffer : IDisposable
     public void Add(ReadOnlySpan<byte> term)
     {
         term.CopyTo(GetSpan(term.Length));
-        Commit(term.Length);
+        Advance(term.Length);
     }
 
-    /// <summary>Room for a term of up to <paramref name="maxLength"/> bytes; <see cref="Commit"/> says how many were written.</summary>
+    /// <summary>Room for a term of up to <paramref name="maxLength"/> bytes; <see cref="Advance"/> says how many were written.</summary>
     public Span<byte> GetSpan(int maxLength)
     {
         if (_bytes.Length - _length < maxLength)
@@ -75,7 +75,7 @@ internal sealed class TermBuffer : IDisposable
         return _bytes.AsSpan(_length, maxLength);
     }
 
-    public void Commit(int length)
+    public void Advance(int length)
     {
         if (_count == _ends.Length)
         {

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 using System.Text.Json;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Terms;
@@ -29,21 +28,11 @@ public static class ValueBinder
             case IndexFieldType.Text:
                 return EncodeKeyword(ExpectString(literal, field), field.Definition?.ExactCase ?? false);
             case IndexFieldType.Number:
-            {
-                var term = new byte[NumberTerm.Size];
-                NumberTerm.Write(ExpectNumber(literal, field), term);
-                return term;
-            }
-
+                return IndexTerms.Number(ExpectNumber(literal, field));
             case IndexFieldType.DateTime:
-            {
-                var term = new byte[DateTimeTerm.Size];
-                DateTimeTerm.Write(ReadDateTimeTicks(literal, field), term);
-                return term;
-            }
-
+                return IndexTerms.DateTime(ReadDateTimeTicks(literal, field));
             case IndexFieldType.Bool:
-                return literal is BoolValue b ? [BoolTerm.Encode(b.Value)] : throw Mismatch(literal, field, "true or false");
+                return literal is BoolValue b ? IndexTerms.Bool(b.Value) : throw Mismatch(literal, field, "true or false");
             default:
                 throw new ArgumentOutOfRangeException(nameof(field), field.Type, "not a field type");
         }
@@ -58,45 +47,10 @@ public static class ValueBinder
     }
 
     /// <summary>The keyword term of a string: UTF-8, lower-cased unless <paramref name="exactCase"/>, cut at 1,024 bytes on a character boundary.</summary>
-    public static byte[] EncodeKeyword(string value, bool exactCase)
-    {
-        ArgumentNullException.ThrowIfNull(value);
-        var utf8 = Encoding.UTF8.GetBytes(value);
-        if (exactCase)
-        {
-            return utf8[..TermLimits.CutLength(utf8)];
-        }
-
-        var source = utf8.AsSpan(0, TermLimits.CutLength(utf8, TermLimits.MaxTermBytes * 4));
-        var folded = new byte[Utf8CaseFolding.MaxFoldedLength(source.Length)];
-        var length = Utf8CaseFolding.ToLowerInvariant(source, folded);
-        return folded[..TermLimits.CutLength(folded.AsSpan(0, length))];
-    }
+    public static byte[] EncodeKeyword(string value, bool exactCase) => IndexTerms.Keyword(value, exactCase);
 
     /// <summary>The words of <c>search(F, 'words')</c> as the index's tokenizer makes them, distinct.</summary>
-    public static IReadOnlyList<byte[]> Tokenize(string text)
-    {
-        ArgumentNullException.ThrowIfNull(text);
-        using var buffer = new TermBuffer();
-        TextTokenizer.Tokenize(Encoding.UTF8.GetBytes(text), buffer);
-        var words = new List<byte[]>(buffer.Count);
-        for (var i = 0; i < buffer.Count; i++)
-        {
-            var word = buffer[i];
-            var seen = false;
-            foreach (var existing in words)
-            {
-                seen |= existing.AsSpan().SequenceEqual(word);
-            }
-
-            if (!seen)
-            {
-                words.Add(word.ToArray());
-            }
-        }
-
-        return words;
-    }
+    public static IReadOnlyList<byte[]> Tokenize(string text) => IndexTerms.TextWords(text);
 
     private static double ExpectNumber(QueryValue literal, BoundField field)
     {

@@ -46,7 +46,7 @@ internal abstract class IdPredicate
     private static byte[] Fold(string id)
     {
         var buffer = new byte[(id.Length * 3) + 8];
-        var length = IndexLayout.DocumentKey(id, buffer);
+        var length = IndexDocumentKey.Write(id, buffer);
         return length < 0 ? [] : buffer[..length];
     }
 

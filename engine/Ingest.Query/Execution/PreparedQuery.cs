@@ -6,7 +6,7 @@ namespace Ingest.Query.Execution;
 
 /// <summary>
 /// A query bound against its source and ready to run (any number of times, against any reader of that index):
-/// fields resolved, values encoded, the filter planned, the output shape known. Made by <see cref="QueryRunner.Prepare"/>.
+/// fields resolved, values encoded, the filter planned, the output shape known. Made by <see cref="QueryExecutor.Prepare"/>.
 /// </summary>
 public sealed class PreparedQuery
 {

@@ -8,7 +8,7 @@ namespace Ingest.Query.Execution;
 
 /// <summary>
 /// One page of a query's results, computed up to what the page needs: the match set is ready when
-/// <see cref="QueryRunner.Run"/> returns; candidates are ordered a batch at a time and documents read while
+/// <see cref="QueryExecutor.Run"/> returns; candidates are ordered a batch at a time and documents read while
 /// <see cref="WriteResultsAsync"/> writes them. Holds a document store snapshot and pooled buffers until disposed; the
 /// index reader passed to Run must stay open until then. Not thread-safe.
 /// </summary>
@@ -19,7 +19,7 @@ public sealed class QueryResults : IDisposable
 
     private const int RowsPerFlush = 256;
 
-    private readonly QueryRunner _runner;
+    private readonly QueryExecutor _runner;
     private readonly PreparedQuery _prepared;
     private readonly IndexReader? _index;
     private readonly DocumentReader _documents;
@@ -38,7 +38,7 @@ public sealed class QueryResults : IDisposable
     private bool _disposed;
 
     internal QueryResults(
-        QueryRunner runner, PreparedQuery prepared, IndexReader? index, DocumentReader documents, List<long>? matches,
+        QueryExecutor runner, PreparedQuery prepared, IndexReader? index, DocumentReader documents, List<long>? matches,
         EntryCandidates? candidates, SortKeySource[] keys, long totalResults)
     {
         _runner = runner;
@@ -218,7 +218,7 @@ public sealed class QueryResults : IDisposable
 
     private bool MatchesIdFilter(ReadOnlySpan<byte> idUtf8)
     {
-        var length = IndexLayout.DocumentKey(idUtf8, _foldedId);
+        var length = IndexDocumentKey.Write(idUtf8, _foldedId);
         return length >= 0 && _prepared.IdFilter!.Matches(_foldedId.AsSpan(0, length));
     }
 
@@ -256,7 +256,7 @@ public sealed class QueryResults : IDisposable
             keys[i] = _keys[i].AnchorOf(_last);
         }
 
-        var anchor = _index!.TryReadDocumentKey(_last, out var documentKey) ? QueryRunner.Fingerprint(documentKey) : 0;
+        var anchor = _index!.TryReadDocumentKey(_last, out var documentKey) ? QueryExecutor.Fingerprint(documentKey) : 0;
         return new ContinuationToken(ContinuationKind.Index, p.SourceName, p.DefinitionFingerprint, _boundEtag, _last, anchor, p.Order, keys).Encode();
     }
 }

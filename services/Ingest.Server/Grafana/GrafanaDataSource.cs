@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text.Json;
 using Ingest.Indexing.Definitions;
+using Ingest.Query;
 using Ingest.Query.Execution;
 using Ingest.Query.Syntax;
 using Ingest.Server.Queries;
@@ -10,7 +11,9 @@ namespace Ingest.Server.Grafana;
 /// <summary>
 /// Answers the simPod JSON data source's calls with Ingest queries run by <see cref="QueryEngine"/>: <c>/query</c>
 /// (time series for <c>group by time()</c> with aggregates, tables otherwise), <c>/variable</c>, <c>/tag-keys</c>,
-/// <c>/tag-values</c>, <c>/metrics</c> and <c>/metric-payload-options</c>. Each method returns the response body.
+/// <c>/tag-values</c>, <c>/metrics</c> and <c>/metric-payload-options</c>. Each method returns the response body; a
+/// target whose query fails throws a <see cref="GrafanaTargetException"/> that names it (the server's exception handler
+/// makes it the problem the panel shows).
 /// </summary>
 internal sealed class GrafanaDataSource
 {
@@ -75,11 +78,11 @@ internal sealed class GrafanaDataSource
             }
             catch (QueryException ex)
             {
-                return GrafanaProblems.InvalidQuery(GrafanaTargetResolver.Describe(ex, target.RefId, resolved?.Origin, request.Filters), ex, target.RefId);
+                throw new GrafanaTargetException(GrafanaTargetResolver.Describe(ex, target.RefId, resolved?.Origin, request.Filters), target.RefId, ex);
             }
             catch (QueryUnavailableException ex)
             {
-                return GrafanaProblems.Unavailable($"query {target.RefId}: {ex.Message}", ex.StatusCode);
+                throw new GrafanaTargetException($"query {target.RefId}: {ex.Message}", target.RefId, ex);
             }
         }
 
@@ -126,11 +129,11 @@ internal sealed class GrafanaDataSource
         }
         catch (QueryException ex)
         {
-            return GrafanaProblems.InvalidQuery(GrafanaTargetResolver.Describe(ex, "variable", resolved?.Origin, []), ex, "variable");
+            throw new GrafanaTargetException(GrafanaTargetResolver.Describe(ex, "variable", resolved?.Origin, []), "variable", ex);
         }
         catch (QueryUnavailableException ex)
         {
-            return GrafanaProblems.Unavailable(ex.Message, ex.StatusCode);
+            throw new GrafanaTargetException(ex.Message, "variable", ex);
         }
 
         var columns = table.Columns.Select(static c => c.Name).ToList();

@@ -53,15 +53,9 @@ public static class GrafanaEndpoints
             return read.Problem!;
         }
 
-        try
-        {
-            using var document = GrafanaRequestReader.Parse(body.Span.ToArray());
-            return await answer(document.RootElement).ConfigureAwait(false);
-        }
-        catch (GrafanaRequestException ex)
-        {
-            return GrafanaProblems.BadRequest(ex.Message);
-        }
+        // A GrafanaRequestException (a body Ingest cannot read) or GrafanaTargetException becomes a problem in ProblemExceptionHandler.
+        using var document = GrafanaRequestReader.Parse(body.Span.ToArray());
+        return await answer(document.RootElement).ConfigureAwait(false);
     }
 
     private static IResult GetSaved(string name, SavedQueryStore store) =>
@@ -108,14 +102,7 @@ public static class GrafanaEndpoints
             return ApiProblems.BadRequest("Invalid saved query", "The body has no 'query'; send {\"query\": \"from Orders group by Status select count()\"}.");
         }
 
-        try
-        {
-            QueryParser.Parse(request.Query);
-        }
-        catch (QueryException ex)
-        {
-            return Queries.QueryProblems.Invalid(ex);
-        }
+        QueryParser.Parse(request.Query); // a QueryException is the 400 of /queries (ProblemExceptionHandler)
 
         var replaced = store.Put(new SavedQuery(name, request.Query, request.Parameters, request.Description));
         var saved = store.Get(name)!;

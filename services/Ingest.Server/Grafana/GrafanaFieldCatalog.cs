@@ -3,7 +3,7 @@ using Ingest.Documents;
 using Ingest.Indexing.Definitions;
 using Ingest.Query.AutoIndexes;
 using Ingest.Query.Syntax;
-using Ingest.Server.Indexes;
+using Ingest.Query;
 
 namespace Ingest.Server.Grafana;
 
@@ -16,12 +16,12 @@ internal sealed class GrafanaFieldCatalog
 {
     private const int SampleDocuments = 100;
 
-    private readonly IndexRuntime _indexes;
+    private readonly QueryEngine _engine;
     private readonly DocumentStore _store;
 
-    public GrafanaFieldCatalog(IndexRuntime indexes, DocumentStore store)
+    public GrafanaFieldCatalog(QueryEngine engine, DocumentStore store)
     {
-        _indexes = indexes;
+        _engine = engine;
         _store = store;
     }
 
@@ -31,7 +31,7 @@ internal sealed class GrafanaFieldCatalog
     public IReadOnlyList<CollectionField> FieldsOf(string collection)
     {
         var fields = new Dictionary<string, IndexFieldType>(StringComparer.Ordinal);
-        foreach (var status in _indexes.Manager.GetStatuses())
+        foreach (var status in _engine.Indexes.GetStatuses())
         {
             if (status.Definition.Collections.Contains(collection, StringComparer.Ordinal))
             {
@@ -71,7 +71,7 @@ internal sealed class GrafanaFieldCatalog
     public IReadOnlyList<CollectionField> IndexedFields()
     {
         var fields = new Dictionary<string, IndexFieldType>(StringComparer.OrdinalIgnoreCase);
-        foreach (var status in _indexes.Manager.GetStatuses().OrderBy(static s => AutoIndexNames.IsAutomatic(s.Definition.Name)))
+        foreach (var status in _engine.Indexes.GetStatuses().OrderBy(static s => AutoIndexNames.IsAutomatic(s.Definition.Name)))
         {
             foreach (var field in status.Definition.Fields)
             {
@@ -84,7 +84,7 @@ internal sealed class GrafanaFieldCatalog
 
     /// <summary>An index holding a field named <paramref name="name"/> (static indexes first), for the field's values.</summary>
     public string? IndexWithField(string name) =>
-        _indexes.Manager.GetStatuses()
+        _engine.Indexes.GetStatuses()
             .OrderBy(static s => AutoIndexNames.IsAutomatic(s.Definition.Name))
             .FirstOrDefault(s => s.Definition.Fields.Any(f => string.Equals(f.Name, name, StringComparison.OrdinalIgnoreCase)))?.Definition.Name;
 
@@ -93,7 +93,7 @@ internal sealed class GrafanaFieldCatalog
     {
         if (source.Kind == QuerySourceKind.Index)
         {
-            return _indexes.Manager.GetStatus(source.Name)?.Definition.Fields
+            return _engine.Indexes.GetStatus(source.Name)?.Definition.Fields
                 .FirstOrDefault(f => string.Equals(f.Name, name, StringComparison.OrdinalIgnoreCase))?.Type;
         }
 

@@ -27,8 +27,8 @@ internal static class GrafanaProblems
             title: "Invalid data source request", detail: message, statusCode: StatusCodes.Status400BadRequest,
             extensions: new Dictionary<string, object?> { ["message"] = message });
 
-    public static IResult Unavailable(string message, int status) =>
+    public static IResult Unavailable(string message) =>
         TypedResults.Problem(
-            title: "Query cannot run now", detail: message, statusCode: status,
+            title: "Query cannot run now", detail: message, statusCode: StatusCodes.Status503ServiceUnavailable,
             extensions: new Dictionary<string, object?> { ["message"] = message });
 }

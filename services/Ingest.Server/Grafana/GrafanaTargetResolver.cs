@@ -15,9 +15,6 @@ namespace Ingest.Server.Grafana;
 /// </summary>
 internal sealed class GrafanaTargetResolver
 {
-    /// <summary>Rows a table panel gets at most from a query without a smaller <c>limit</c>.</summary>
-    public const int MaxTableRows = 10_000;
-
     private readonly SavedQueryStore _saved;
     private readonly GrafanaFieldCatalog _catalog;
 
@@ -57,7 +54,7 @@ internal sealed class GrafanaTargetResolver
         parameters["from"] = JsonSerializer.SerializeToElement(Iso(from), QueryJsonContext.Default.String);
         parameters["to"] = JsonSerializer.SerializeToElement(Iso(to), QueryJsonContext.Default.String);
         parameters["interval"] = JsonSerializer.SerializeToElement(interval, QueryJsonContext.Default.String);
-        return new ResolvedTarget(CapRows(AddFilters(query, filters)), parameters, origin);
+        return new ResolvedTarget(ResultTable.CapRows(AddFilters(query, filters)), parameters, origin);
     }
 
     /// <summary>The message Grafana shows for <paramref name="error"/>: a filter's text for errors in an ad hoc filter, else the position in the user's text.</summary>
@@ -173,22 +170,4 @@ internal sealed class GrafanaTargetResolver
         IndexFieldType.Bool when bool.TryParse(value, out var flag) => new BoolValue(flag, at),
         _ => new StringValue(value, at),
     };
-
-    /// <summary>Documents and projections get a <c>limit</c> of at most <see cref="MaxTableRows"/>: a table panel shows no more.</summary>
-    internal static ParsedQuery CapRows(ParsedQuery query)
-    {
-        var aggregated = query.GroupBy.Count > 0 || query.Select.Any(static s => s is AggregateSelect or FacetSelect);
-        if (aggregated || query.Limit is NumberValue { Value: <= MaxTableRows })
-        {
-            return query;
-        }
-
-        if (query.Limit is ParameterValue)
-        {
-            return query;
-        }
-
-        var at = query.Limit?.Position ?? default;
-        return query with { Limit = new NumberValue(MaxTableRows, MaxTableRows.ToString(CultureInfo.InvariantCulture), at) };
-    }
 }

@@ -62,15 +62,13 @@ public static class IngestHost
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<DataDirectory>();
         builder.Services.AddDocumentStore();
-        builder.Services.AddSingleton<IndexRuntime>();
-        builder.Services.AddSingleton<QueryRuntime>();
-        builder.Services.AddSingleton<QueryEngine>();
+        builder.Services.AddQueryEngine();
         builder.Services.AddGrafana();
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddEtl(builder.Configuration);
         builder.Services.AddProblemDetails();
-        builder.Services.AddExceptionHandler<StoreFailureHandler>();
+        builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
         builder.Services.AddIngestTelemetry(builder.Configuration);
         builder.Logging.AddIngestConsoleFormat(builder.Configuration);
 
@@ -116,9 +114,7 @@ public static class IngestHost
         app.Services.GetRequiredService<StoreMetrics>();
         app.Services.GetRequiredService<SourceMetrics>();
         app.Services.GetRequiredService<IndexMetrics>();
-        // Reading the indexing and configured-index options validates them, so a bad one stops start-up here, named.
-        await app.Services.GetRequiredService<IndexRuntime>().OpenAsync(cancellationToken).ConfigureAwait(false);
-        app.Services.GetRequiredService<QueryRuntime>().Open();
+        await app.Services.OpenQueryEngineAsync(cancellationToken).ConfigureAwait(false);
         await app.StartAsync(cancellationToken).ConfigureAwait(false);
     }
 }

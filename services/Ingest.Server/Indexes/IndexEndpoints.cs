@@ -3,6 +3,7 @@ using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
 using Ingest.Server.Indexes;
 using Ingest.Server.Hosting.Http;
+using Ingest.Query;
 
 namespace Ingest.Server.Indexes;
 
@@ -30,26 +31,26 @@ public static class IndexEndpoints
         return endpoints;
     }
 
-    private static IResult GetIndexes(IndexRuntime indexes)
+    private static IResult GetIndexes(QueryEngine engine)
     {
-        var statuses = indexes.Manager.GetStatuses();
+        var statuses = engine.Indexes.GetStatuses();
         var items = statuses.Select(IndexViews.Summary).ToArray();
         return TypedResults.Json(new IndexListResponse(items), IngestHttpJsonContext.Default.IndexListResponse);
     }
 
-    private static IResult GetIndex(HttpContext context, IndexRuntime indexes)
+    private static IResult GetIndex(HttpContext context, QueryEngine engine)
     {
         if (!TryReadName(context, out var name, out var problem))
         {
             return problem;
         }
 
-        return indexes.Manager.GetStatus(name) is { } status
+        return engine.Indexes.GetStatus(name) is { } status
             ? TypedResults.Json(IndexViews.Details(status), IngestHttpJsonContext.Default.IndexDetailsResponse)
             : IndexProblems.NotFound(name);
     }
 
-    private static async Task<IResult> PutIndexAsync(HttpContext context, IndexRuntime indexes)
+    private static async Task<IResult> PutIndexAsync(HttpContext context, QueryEngine engine)
     {
         if (!TryReadName(context, out var name, out var problem))
         {
@@ -69,15 +70,8 @@ public static class IndexEndpoints
             return IndexProblems.InvalidDefinition(name, parsed.Errors);
         }
 
-        IndexPutOutcome outcome;
-        try
-        {
-            outcome = await indexes.Manager.PutAsync(definition, context.RequestAborted).ConfigureAwait(false);
-        }
-        catch (IndexDefinitionException ex)
-        {
-            return IndexProblems.InvalidDefinition(name, ex.Errors);
-        }
+        // An IndexDefinitionException is the same 400 as a parse error (ProblemExceptionHandler).
+        var outcome = await engine.Indexes.PutAsync(definition, context.RequestAborted).ConfigureAwait(false);
 
         var status = outcome switch
         {
@@ -93,20 +87,20 @@ public static class IndexEndpoints
         return TypedResults.Json(new IndexPutResponse(name, IndexViews.OutcomeName(outcome)), IngestHttpJsonContext.Default.IndexPutResponse, statusCode: status);
     }
 
-    private static async Task<IResult> DeleteIndexAsync(HttpContext context, IndexRuntime indexes)
+    private static async Task<IResult> DeleteIndexAsync(HttpContext context, QueryEngine engine)
     {
         if (!TryReadName(context, out var name, out var problem))
         {
             return problem;
         }
 
-        return await indexes.Manager.DeleteAsync(name, context.RequestAborted).ConfigureAwait(false)
+        return await engine.Indexes.DeleteAsync(name, context.RequestAborted).ConfigureAwait(false)
             ? TypedResults.NoContent()
             : IndexProblems.NotFound(name);
     }
 
     /// <summary><c>POST /indexes/{name}/reset</c>: the route takes the whole rest of the path, so the suffix is split off here.</summary>
-    private static async Task<IResult> ResetIndexAsync(HttpContext context, IndexRuntime indexes)
+    private static async Task<IResult> ResetIndexAsync(HttpContext context, QueryEngine engine)
     {
         if (!TryReadName(context, out var path, out var problem))
         {
@@ -121,7 +115,7 @@ public static class IndexEndpoints
         }
 
         var name = path[..^ResetSuffix.Length];
-        if (!await indexes.Manager.ResetAsync(name, context.RequestAborted).ConfigureAwait(false))
+        if (!await engine.Indexes.ResetAsync(name, context.RequestAborted).ConfigureAwait(false))
         {
             return IndexProblems.NotFound(name);
         }

@@ -2,16 +2,17 @@ using System.Globalization;
 using Ingest.Server.Hosting;
 using Ingest.Server.Indexes;
 using Ingest.Storage.Backup;
+using Ingest.Query;
 
 namespace Ingest.Server.Operations;
 
 /// <summary>
 /// <c>POST /admin/backup</c>: streams a hot backup of the whole data directory (a <see cref="BackupWriter"/>
 /// stream, restored by <c>ingest restore</c>). The store and every index build
-/// are snapshotted in one moment (<see cref="Ingest.Indexing.Runtime.IndexManager.BeginBackupAsync"/>) and copied
+/// are snapshotted in one moment (<see cref="Ingest.Indexing.Runtime.IndexSet.BeginBackupAsync"/>) and copied
 /// from those snapshots while ingestion and indexing go on; the remaining files (ETL tasks, saved Grafana queries,
-/// automatic index catalog) are copied as they are. A failure after the first byte aborts the response, so the
-/// client sees a cut-short body, never a backup that looks complete.
+/// the automatic indexes' last-used times) are copied as they are. A failure after the first byte aborts the
+/// response, so the client sees a cut-short body, never a backup that looks complete.
 /// </summary>
 public static partial class BackupEndpoints
 {
@@ -27,17 +28,17 @@ public static partial class BackupEndpoints
         return endpoints;
     }
 
-    private static async Task BackupAsync(HttpContext context, DataDirectory data, IndexRuntime indexes, ILogger<BackupWriter> logger, CancellationToken ct)
+    private static async Task BackupAsync(HttpContext context, DataDirectory data, QueryEngine engine, ILogger<BackupWriter> logger, CancellationToken ct)
     {
-        using var snapshot = await indexes.Manager.BeginBackupAsync(ct).ConfigureAwait(false);
+        using var snapshot = await engine.Indexes.BeginBackupAsync(ct).ConfigureAwait(false);
         var transaction = snapshot.Store.TransactionId;
         context.Response.ContentType = ContentType;
         context.Response.Headers[TransactionHeader] = transaction.ToString(CultureInfo.InvariantCulture);
         context.Response.Headers.ContentDisposition = $"attachment; filename=\"ingest-{DateTime.UtcNow:yyyyMMdd-HHmmss}.backup\"";
         var backup = new BackupWriter(context.Response.Body);
-        await snapshot.WriteToAsync(backup, StoreRegistration.StoreFolder, IndexRuntime.IndexesFolder, ct).ConfigureAwait(false);
+        await snapshot.WriteToAsync(backup, StoreRegistration.StoreFolder, QueryEngine.IndexesFolder, ct).ConfigureAwait(false);
 
-        var (_, files) = BackupSources.Scan(data.FullPath, path => path is DataDirectory.LockFileName or StoreRegistration.StoreFolder or IndexRuntime.IndexesFolder);
+        var (_, files) = BackupSources.Scan(data.FullPath, path => path is DataDirectory.LockFileName or StoreRegistration.StoreFolder or QueryEngine.IndexesFolder);
         foreach (var path in files)
         {
             byte[] content;

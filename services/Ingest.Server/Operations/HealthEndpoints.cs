@@ -5,6 +5,7 @@ using Ingest.Server.Etl;
 using Ingest.Server.Hosting;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
+using Ingest.Query;
 
 namespace Ingest.Server.Operations;
 
@@ -31,7 +32,7 @@ public static class HealthEndpoints
         return endpoints;
     }
 
-    private static IResult GetHealth(DataDirectory data, DocumentStore store, IngestionService ingestion, IndexRuntime indexes, EtlService etl)
+    private static IResult GetHealth(DataDirectory data, DocumentStore store, IngestionService ingestion, QueryEngine engine, EtlService etl)
     {
         var (storeState, storeError) = StoreState(store, data);
         var healthy = storeState == StoreOpen;
@@ -43,7 +44,7 @@ public static class HealthEndpoints
             healthy &= status.Connected;
         }
 
-        var statuses = storeState == StoreClosed ? [] : indexes.Manager.GetStatuses();
+        var statuses = storeState == StoreClosed ? [] : engine.Indexes.GetStatuses();
         var indexHealth = new IndexHealth[statuses.Count];
         for (var i = 0; i < indexHealth.Length; i++)
         {

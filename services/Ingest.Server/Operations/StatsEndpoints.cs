@@ -4,6 +4,7 @@ using Ingest.Server.Batching;
 using Ingest.Server.Etl;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
+using Ingest.Query;
 
 namespace Ingest.Server.Operations;
 
@@ -17,7 +18,7 @@ public static class StatsEndpoints
         return endpoints;
     }
 
-    private static IResult GetStats(DocumentStore store, IngestionService ingestion, IndexRuntime indexes, EtlService etl)
+    private static IResult GetStats(DocumentStore store, IngestionService ingestion, QueryEngine engine, EtlService etl)
     {
         var stats = store.GetStats();
         var storeEntry = new StoreStatsEntry(
@@ -37,7 +38,7 @@ public static class StatsEndpoints
             sources[i] = ToEntry(ingestion.Sources[i].GetStatus());
         }
 
-        var indexSummaries = indexes.Manager.GetStatuses().Select(IndexViews.Summary).ToArray();
+        var indexSummaries = engine.Indexes.GetStatuses().Select(IndexViews.Summary).ToArray();
         var etlTasks = etl.Tasks.Select(static t => EtlViews.Stats(t.Definition.Name!, t.GetStatus())).ToArray();
         return TypedResults.Json(
             new StatsResponse(storeEntry, collections, sources, stats.DeadLetterCount, indexSummaries, etlTasks), IngestHttpJsonContext.Default.StatsResponse);

@@ -1,6 +1,6 @@
 using System.Text.Json;
+using Ingest.Query;
 using Ingest.Query.Syntax;
-using Ingest.Server.Grafana;
 using Ingest.Server.Hosting.Http;
 
 namespace Ingest.Server.Queries;
@@ -11,7 +11,9 @@ namespace Ingest.Server.Queries;
 /// <code>{"results":[...],"totalResults":n,"isStale":false,"indexName":"Auto/Orders/ByTotal","automaticIndex":true,
 ///  "indexCreated":false,"lastIndexedEtag":n,"durationMs":1.2,"continuation":"..."|null}</code>
 /// Rows are flushed every few hundred, so the first bytes leave long before the last row is read and neither the
-/// server nor the client holds the whole result. A client mistake is a 400 problem with the query's <c>line</c> and <c>column</c>.
+/// server nor the client holds the whole result. A client mistake is a 400 problem with the query's <c>line</c> and
+/// <c>column</c>, an index that cannot answer a 503: the engine's exceptions become problems in
+/// <see cref="ProblemExceptionHandler"/>, while nothing of the response has gone out.
 /// </summary>
 public static partial class QueryEndpoints
 {
@@ -61,19 +63,8 @@ public static partial class QueryEndpoints
             return problem!;
         }
 
-        try
-        {
-            var (indexName, plan) = await engine.ExplainAsync(request!.Text, request.Parameters, context.RequestAborted).ConfigureAwait(false);
-            return TypedResults.Json(new QueryExplainResponse(indexName, plan), QueryJsonContext.Default.QueryExplainResponse);
-        }
-        catch (QueryException ex)
-        {
-            return QueryProblems.Invalid(ex);
-        }
-        catch (QueryUnavailableException ex)
-        {
-            return QueryProblems.Unavailable(ex);
-        }
+        var (indexName, plan) = await engine.ExplainAsync(request!.Text, request.Parameters, context.RequestAborted).ConfigureAwait(false);
+        return TypedResults.Json(new QueryExplainResponse(indexName, plan), QueryJsonContext.Default.QueryExplainResponse);
     }
 
     private static async Task RunAsync(HttpContext context, QueryRequest request, QueryEngine engine, ILogger logger)
@@ -97,23 +88,7 @@ public static partial class QueryEndpoints
         }
 
         var ct = context.RequestAborted;
-        QueryExecution execution;
-        try
-        {
-            execution = await engine.StartAsync(request.Text, request.Parameters, request.WaitForNonStale, request.Continuation, ct).ConfigureAwait(false);
-        }
-        catch (QueryException ex)
-        {
-            await QueryProblems.Invalid(ex).ExecuteAsync(context).ConfigureAwait(false);
-            return;
-        }
-        catch (QueryUnavailableException ex)
-        {
-            await QueryProblems.Unavailable(ex).ExecuteAsync(context).ConfigureAwait(false);
-            return;
-        }
-
-        using (execution)
+        using (var execution = await engine.StartAsync(request.Text, request.Parameters, request.WaitForNonStale, request.Continuation, ct).ConfigureAwait(false))
         {
             var response = context.Response;
             response.StatusCode = StatusCodes.Status200OK;
@@ -125,12 +100,12 @@ public static partial class QueryEndpoints
                 {
                     await WriteAsync(writer, execution, ct).ConfigureAwait(false);
                 }
-                catch (QueryException ex) when (!response.HasStarted)
+                catch (QueryException) when (!response.HasStarted)
                 {
                     // Raised before the first flush (aggregation computes every row first: too many time buckets,
                     // say): nothing has gone out, so the buffered start of the answer is dropped for a problem.
                     writer.Reset(Stream.Null);
-                    await QueryProblems.Invalid(ex).ExecuteAsync(context).ConfigureAwait(false);
+                    throw;
                 }
                 catch (Exception ex) when (!ct.IsCancellationRequested)
                 {
@@ -155,30 +130,19 @@ public static partial class QueryEndpoints
 
     /// <summary>
     /// <c>format=rows</c> and <c>format=csv</c>: the rows are read whole (documents and projections at most
-    /// <see cref="GrafanaTargetResolver.MaxTableRows"/> unless the query's limit is smaller) and written flat.
+    /// <see cref="ResultTable.MaxRows"/> unless the query's limit is smaller) and written flat.
     /// </summary>
     private static async Task<IResult> RunAsTableAsync(QueryRequest request, ResultFormat format, QueryEngine engine, CancellationToken ct)
     {
-        try
-        {
-            var query = GrafanaTargetResolver.CapRows(QueryParser.Parse(request.Text));
-            using var execution = await engine.StartAsync(query, request.Parameters, request.WaitForNonStale, request.Continuation, ct).ConfigureAwait(false);
-            var table = await ResultTable.ReadAsync(execution, query, ct).ConfigureAwait(false);
-            return format == ResultFormat.Csv
-                ? TypedResults.Bytes(ResultTableWriter.ToCsv(table), "text/csv; charset=utf-8")
-                : TypedResults.Bytes(ResultTableWriter.ToJsonRows(table), "application/json; charset=utf-8");
-        }
-        catch (QueryException ex)
-        {
-            return QueryProblems.Invalid(ex);
-        }
-        catch (QueryUnavailableException ex)
-        {
-            return QueryProblems.Unavailable(ex);
-        }
+        var query = ResultTable.CapRows(QueryParser.Parse(request.Text));
+        using var execution = await engine.StartAsync(query, request.Parameters, request.WaitForNonStale, request.Continuation, ct).ConfigureAwait(false);
+        var table = await ResultTable.ReadAsync(execution, query, ct).ConfigureAwait(false);
+        return format == ResultFormat.Csv
+            ? TypedResults.Bytes(ResultTableWriter.ToCsv(table), "text/csv; charset=utf-8")
+            : TypedResults.Bytes(ResultTableWriter.ToJsonRows(table), "application/json; charset=utf-8");
     }
 
-    private static async Task WriteAsync(Utf8JsonWriter writer, QueryExecution execution, CancellationToken ct)
+    private static async Task WriteAsync(Utf8JsonWriter writer, RunningQuery execution, CancellationToken ct)
     {
         // Buffered until the results' first flush (every few hundred rows): the answer starts long before its last
         // row, yet an error found while the first rows are computed can still be a problem instead of a cut connection.

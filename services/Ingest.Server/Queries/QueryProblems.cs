@@ -1,3 +1,4 @@
+using Ingest.Query;
 using Ingest.Query.Syntax;
 using Ingest.Server.Hosting.Http;
 
@@ -27,8 +28,9 @@ internal static class QueryProblems
                     ["offset"] = error.Position.Offset,
                 });
 
+    /// <summary>503: the index is errored, changed while the query started, or did not catch up in time.</summary>
     public static IResult Unavailable(QueryUnavailableException error) =>
-        TypedResults.Problem(title: error.Title, detail: error.Message, statusCode: error.StatusCode);
+        TypedResults.Problem(title: error.Title, detail: error.Message, statusCode: StatusCodes.Status503ServiceUnavailable);
 
     public static IResult Failed(Exception error) =>
         TypedResults.Problem(

@@ -1,6 +1,6 @@
 using System.Diagnostics.Metrics;
 using Ingest.Indexing.Runtime;
-using Ingest.Server.Indexes;
+using Ingest.Query;
 
 namespace Ingest.Server.Telemetry;
 
@@ -16,15 +16,15 @@ internal sealed class IndexMetrics
     public const string Entries = "ingest.index.entries";
     public const string Errored = "ingest.index.errored";
 
-    private readonly IndexRuntime _indexes;
+    private readonly QueryEngine _engine;
     private readonly TimeProvider _time;
 
-    public IndexMetrics(IMeterFactory meters, IndexRuntime indexes, TimeProvider time)
+    public IndexMetrics(IMeterFactory meters, QueryEngine engine, TimeProvider time)
     {
         ArgumentNullException.ThrowIfNull(meters);
-        ArgumentNullException.ThrowIfNull(indexes);
+        ArgumentNullException.ThrowIfNull(engine);
         ArgumentNullException.ThrowIfNull(time);
-        _indexes = indexes;
+        _engine = engine;
         _time = time;
         var opened = time.GetUtcNow().UtcDateTime;
         var meter = meters.Create(IngestTelemetry.Name);
@@ -52,12 +52,12 @@ internal sealed class IndexMetrics
     private IEnumerable<Measurement<T>> PerIndex<T>(Func<IndexStatus, T> read)
         where T : struct
     {
-        if (_indexes.OpenManager is not { } manager)
+        if (!_engine.TryGetIndexes(out var indexes))
         {
             yield break;
         }
 
-        foreach (var status in manager.GetStatuses())
+        foreach (var status in indexes.GetStatuses())
         {
             yield return new Measurement<T>(read(status), new KeyValuePair<string, object?>(TelemetryTags.Index, status.Definition.Name));
         }

@@ -9,9 +9,9 @@ namespace Ingest.Benchmarks.Indexing;
 /// <summary>
 /// The Ingest side: reads the document store's changes feed after the index's last etag, extracts each order into
 /// one reused <see cref="IndexBatch"/> and applies it with <see cref="IndexStorage"/> (one durable commit per batch),
-/// closing batches by the rules of <see cref="BatchLimits"/> (the engine's IndexRunner's rules). The build and the
+/// closing batches by the rules of <see cref="BatchLimits"/> (the engine's Indexer's rules). The build and the
 /// churn use it because it counts the engine's posting list work per batch and can apply postings one by one for
-/// the comparison; the rebuilds run the engine's own loop (<see cref="RunnerRebuild"/>).
+/// the comparison; the rebuilds run the engine's own loop (<see cref="IndexerRebuild"/>).
 /// </summary>
 internal sealed class IngestIndexer : IDisposable
 {
@@ -86,7 +86,7 @@ internal sealed class IngestIndexer : IDisposable
             }
 
             var id = change.Id;
-            idBytes += IndexRunner.StringOverheadBytes + (2L * id.Length);
+            idBytes += Indexer.StringOverheadBytes + (2L * id.Length);
             if (change.IsDeleted)
             {
                 _batch.Delete(id, change.Etag);
@@ -97,7 +97,7 @@ internal sealed class IngestIndexer : IDisposable
             }
 
             count++;
-            var bytes = IndexRunner.EstimateBatchMemory(_batch, idBytes);
+            var bytes = Indexer.EstimateBatchMemory(_batch, idBytes);
             PeakBatchBytes = Math.Max(PeakBatchBytes, bytes);
             if (count == limits.MaxDocuments || bytes >= limits.MemoryBudgetBytes || Stopwatch.GetElapsedTime(started) >= limits.MaxDuration)
             {

@@ -43,12 +43,12 @@ internal static class IngestRuns
 
             if (wanted.Contains(IndexingWorkload.RebuildCapped))
             {
-                Add(results, IndexingWorkload.RebuildCapped, RunnerRebuild.Run(store, directory, data.Count, BatchLimits.Capped, out var detail), detail);
+                Add(results, IndexingWorkload.RebuildCapped, IndexerRebuild.Run(store, directory, data.Count, BatchLimits.Capped, out var detail), detail);
             }
 
             if (wanted.Contains(IndexingWorkload.RebuildUnbounded))
             {
-                Add(results, IndexingWorkload.RebuildUnbounded, RunnerRebuild.Run(store, directory, data.Count, BatchLimits.Unbounded, out var detail), detail);
+                Add(results, IndexingWorkload.RebuildUnbounded, IndexerRebuild.Run(store, directory, data.Count, BatchLimits.Unbounded, out var detail), detail);
             }
         }
 

@@ -6,18 +6,18 @@ using Ingest.Storage.Backup;
 
 namespace Ingest.Indexing.Tests.Runtime;
 
-/// <summary><see cref="IndexManager.BeginBackupAsync"/>: the store and its index builds snapshotted together while documents keep arriving.</summary>
+/// <summary><see cref="IndexSet.BeginBackupAsync"/>: the store and its index builds snapshotted together while documents keep arriving.</summary>
 public sealed class IndexBackupTests
 {
     private const int Customers = 5;
 
-    private static readonly IndexDefinition ByCustomer = IndexManagerTests.ByCustomer;
+    private static readonly IndexDefinition ByCustomer = IndexSetTests.ByCustomer;
 
     [Fact]
     public async Task No_snapshot_shows_an_index_ahead_of_the_store_or_behind_the_progress_the_store_records_for_it()
     {
         await using var host = await IndexHost.OpenAsync();
-        await host.Manager.PutAsync(ByCustomer);
+        await host.Indexes.PutAsync(ByCustomer);
         await using var writes = new Writer(host.Store);
 
         var checkedWithProgress = 0;
@@ -27,10 +27,10 @@ public sealed class IndexBackupTests
             Assert.True(i < 5000, $"after {i} snapshots: {checkedWithProgress} with progress, rebuild seen: {sawRebuild}");
             if (i == 100)
             {
-                await host.Manager.ResetAsync(ByCustomer.Name); // a side-by-side build joins the snapshots until it swaps in
+                await host.Indexes.ResetAsync(ByCustomer.Name); // a side-by-side build joins the snapshots until it swaps in
             }
 
-            using var snapshot = await host.Manager.BeginBackupAsync();
+            using var snapshot = await host.Indexes.BeginBackupAsync();
             Assert.InRange(snapshot.Indexes.Count, 1, 2);
             sawRebuild |= snapshot.Indexes.Count == 2;
             var storeEtag = snapshot.Store.LastEtag;
@@ -61,14 +61,14 @@ public sealed class IndexBackupTests
         using var backup = new MemoryStream();
         await using (var host = await IndexHost.OpenAsync())
         {
-            await host.Manager.PutAsync(ByCustomer);
+            await host.Indexes.PutAsync(ByCustomer);
             await using var writes = new Writer(host.Store);
             while (writes.Operations < 2000)
             {
                 await Task.Delay(5);
             }
 
-            using var snapshot = await host.Manager.BeginBackupAsync();
+            using var snapshot = await host.Indexes.BeginBackupAsync();
             var writer = new BackupWriter(backup);
             await snapshot.WriteToAsync(writer, "docs", "indexes");
             await writer.CompleteAsync();
@@ -93,7 +93,7 @@ public sealed class IndexBackupTests
         Assert.True(expected.Sum() > 0);
         for (var c = 0; c < Customers; c++)
         {
-            using var index = restored.Manager.BeginRead(ByCustomer.Name)!;
+            using var index = restored.Indexes.BeginRead(ByCustomer.Name)!;
             var entriesOf = new List<long>();
             index.Lookup(0, Encoding.UTF8.GetBytes($"c{c}"), entriesOf);
             Assert.Equal(expected[c], entriesOf.Count);

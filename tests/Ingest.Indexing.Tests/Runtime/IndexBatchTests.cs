@@ -30,9 +30,9 @@ public sealed class IndexBatchTests(ITestOutputHelper output)
         var written = clock.Elapsed;
 
         clock.Restart();
-        Assert.Equal(IndexPutOutcome.Created, await host.Manager.PutAsync(Orders));
+        Assert.Equal(IndexPutOutcome.Created, await host.Indexes.PutAsync(Orders));
         await host.CatchUpAsync(Orders.Name);
-        var status = host.Manager.GetStatus(Orders.Name)!;
+        var status = host.Indexes.GetStatus(Orders.Name)!;
         output.WriteLine($"written in {written.TotalSeconds:F1} s, indexed in {clock.Elapsed.TotalSeconds:F1} s: {status.BatchesClosed} batches, peak batch memory {status.PeakBatchMemoryBytes / 1024 / 1024} MiB");
 
         Assert.Equal(documents, status.EntryCount);
@@ -49,9 +49,9 @@ public sealed class IndexBatchTests(ITestOutputHelper output)
         await using var host = await IndexHost.OpenAsync(options);
         await WriteBacklogAsync(host.Store, documents);
 
-        await host.Manager.PutAsync(Orders);
+        await host.Indexes.PutAsync(Orders);
         await host.CatchUpAsync(Orders.Name);
-        var status = host.Manager.GetStatus(Orders.Name)!;
+        var status = host.Indexes.GetStatus(Orders.Name)!;
         output.WriteLine($"{status.BatchesClosed} batches, peak batch memory {status.PeakBatchMemoryBytes} bytes");
 
         Assert.Equal(documents, status.EntryCount);
@@ -67,10 +67,10 @@ public sealed class IndexBatchTests(ITestOutputHelper output)
         await using var host = await IndexHost.OpenAsync(options);
         await WriteBacklogAsync(host.Store, 1_000);
 
-        await host.Manager.PutAsync(Orders);
+        await host.Indexes.PutAsync(Orders);
         await host.CatchUpAsync(Orders.Name);
 
-        var status = host.Manager.GetStatus(Orders.Name)!;
+        var status = host.Indexes.GetStatus(Orders.Name)!;
         Assert.Equal(1_000, status.EntryCount);
         Assert.Equal(10, status.BatchesClosed);
         Assert.Equal(100, status.LastBatchDocuments);

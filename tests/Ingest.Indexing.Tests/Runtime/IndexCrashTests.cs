@@ -87,7 +87,7 @@ public sealed class IndexCrashTests(ITestOutputHelper output)
         }
 
         await using var host = await IndexHost.OpenAsync(CrashIndexes.Options, root);
-        await host.Manager.PutAsync(definition);
+        await host.Indexes.PutAsync(definition);
         await host.CatchUpAsync(CrashIndexes.Name);
         Verify(host, definition, model, random);
 
@@ -98,7 +98,7 @@ public sealed class IndexCrashTests(ITestOutputHelper output)
 
     private static void Verify(IndexHost host, IndexDefinition definition, Dictionary<string, (string Collection, byte[] Json)> model, Random random)
     {
-        var status = host.Manager.GetStatus(CrashIndexes.Name)!;
+        var status = host.Indexes.GetStatus(CrashIndexes.Name)!;
         Assert.Equal(definition, status.Definition);
         Assert.Equal(IndexState.Indexing, status.State);
         var indexed = new Dictionary<string, byte[]>(StringComparer.Ordinal);
@@ -110,7 +110,7 @@ public sealed class IndexCrashTests(ITestOutputHelper output)
             }
         }
 
-        using var reader = host.Manager.BeginRead(CrashIndexes.Name)!;
+        using var reader = host.Indexes.BeginRead(CrashIndexes.Name)!;
         var nulls = BruteForceIndex.Verify(reader, definition, indexed, [], random);
         Assert.Equal(indexed.Count, status.EntryCount);
         for (var f = 0; f < nulls.Length; f++)

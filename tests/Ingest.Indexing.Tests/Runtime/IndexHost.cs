@@ -5,7 +5,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Ingest.Indexing.Tests.Runtime;
 
-/// <summary>A real document store and index manager on a temporary directory, reopened at will, deleted on dispose.</summary>
+/// <summary>A real document store and index set on a temporary directory, reopened at will, deleted on dispose.</summary>
 internal sealed class IndexHost : IAsyncDisposable
 {
     private readonly IndexingOptions _options;
@@ -22,7 +22,7 @@ internal sealed class IndexHost : IAsyncDisposable
 
     public DocumentStore Store { get; private set; } = null!;
 
-    public IndexManager Manager { get; private set; } = null!;
+    public IndexSet Indexes { get; private set; } = null!;
 
     public static async Task<IndexHost> OpenAsync(IndexingOptions? options = null, string? root = null)
     {
@@ -43,27 +43,27 @@ internal sealed class IndexHost : IAsyncDisposable
     /// <summary>Closes the manager and the store, keeping the directory.</summary>
     public async Task StopAsync()
     {
-        await Manager.DisposeAsync();
+        await Indexes.DisposeAsync();
         Store.Dispose();
     }
 
     public async Task StartAsync()
     {
         Store = OpenStore(Root);
-        Manager = await IndexManager.OpenAsync(Store, IndexesDirectory, _options, NullLoggerFactory.Instance);
+        Indexes = await IndexSet.OpenAsync(Store, IndexesDirectory, _options, NullLoggerFactory.Instance);
     }
 
     /// <summary>Waits (bounded) until no side-by-side build is pending and the index passed the store's last etag.</summary>
     public async Task CatchUpAsync(string name)
     {
         var deadline = DateTime.UtcNow.AddSeconds(20);
-        while (Manager.GetStatus(name) is { PendingDefinition: not null })
+        while (Indexes.GetStatus(name) is { PendingDefinition: not null })
         {
-            Assert.True(DateTime.UtcNow < deadline, $"index '{name}' did not swap in its rebuild within 120 s: {Manager.GetStatus(name)}, store at {Store.LastEtag}, consumers {string.Join(",", Store.GetConsumers().Select(c => c.Name + "=" + c.AcknowledgedEtag))}, changes after 149: {string.Join(",", Store.GetChangesSince(149).Select(d => d.Etag + ":" + d.Flags))}");
+            Assert.True(DateTime.UtcNow < deadline, $"index '{name}' did not swap in its rebuild within 120 s: {Indexes.GetStatus(name)}, store at {Store.LastEtag}, consumers {string.Join(",", Store.GetConsumers().Select(c => c.Name + "=" + c.AcknowledgedEtag))}, changes after 149: {string.Join(",", Store.GetChangesSince(149).Select(d => d.Etag + ":" + d.Flags))}");
             await Task.Delay(5);
         }
 
-        Assert.True(await Manager.WaitForIndexedEtagAsync(name, Store.LastEtag, TimeSpan.FromSeconds(120)), $"index '{name}' did not reach etag {Store.LastEtag}: {Manager.GetStatus(name)}");
+        Assert.True(await Indexes.WaitForIndexedEtagAsync(name, Store.LastEtag, TimeSpan.FromSeconds(120)), $"index '{name}' did not reach etag {Store.LastEtag}: {Indexes.GetStatus(name)}");
     }
 
     public async ValueTask DisposeAsync()

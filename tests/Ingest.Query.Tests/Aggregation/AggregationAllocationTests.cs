@@ -23,7 +23,7 @@ public sealed class AggregationAllocationTests
 
         await host.WriteAsync(orders);
         var aggregation = AggregationHost.Bind("from Orders group by time(OrderedAt, '5m') select count(), sum(Total), max(Total)");
-        using var reader = host.Manager.BeginRead(AggregationHost.Orders.Name)!;
+        using var reader = host.Indexes.BeginRead(AggregationHost.Orders.Name)!;
         var all = new long[documents];
         for (var i = 0; i < documents; i++)
         {

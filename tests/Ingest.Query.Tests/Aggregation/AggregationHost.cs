@@ -10,7 +10,7 @@ using Ingest.Query.Tests.Execution;
 namespace Ingest.Query.Tests.Aggregation;
 
 /// <summary>
-/// A <see cref="QueryHost"/> (real document store and index manager) with one index over "Orders"; runs aggregation
+/// A <see cref="QueryHost"/> (real document store and query engine) with one index over "Orders"; runs aggregation
 /// queries over the entries of chosen documents (the where clause is the executor's, tested there).
 /// </summary>
 internal sealed class AggregationHost : IAsyncDisposable
@@ -36,7 +36,7 @@ internal sealed class AggregationHost : IAsyncDisposable
         _host = host;
     }
 
-    public IndexManager Manager => _host.Manager;
+    public IndexSet Indexes => _host.Indexes;
 
     /// <summary>Ids of the documents written, in order.</summary>
     public IReadOnlyList<string> Ids => _ids;
@@ -60,7 +60,7 @@ internal sealed class AggregationHost : IAsyncDisposable
     public JsonArray Run(string query, IReadOnlyCollection<int>? documents = null, string parameters = "{}")
     {
         var aggregation = Bind(query, parameters);
-        using var reader = Manager.BeginRead(Orders.Name)!;
+        using var reader = Indexes.BeginRead(Orders.Name)!;
         var matches = new List<long>();
         for (var i = 0; i < _ids.Count; i++)
         {

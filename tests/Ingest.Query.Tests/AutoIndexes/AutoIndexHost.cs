@@ -6,7 +6,7 @@ using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Ingest.Query.Tests.AutoIndexes;
 
-/// <summary>A real document store, index manager and automatic-index catalog on a temporary directory; reopened at will.</summary>
+/// <summary>A real document store, index set and index chooser on a temporary directory; reopened at will.</summary>
 internal sealed class AutoIndexHost : IAsyncDisposable
 {
     private readonly string _root = Path.Combine(Path.GetTempPath(), $"ingest-auto-index-test-{Guid.NewGuid():N}");
@@ -23,9 +23,9 @@ internal sealed class AutoIndexHost : IAsyncDisposable
 
     public DocumentStore Store { get; private set; } = null!;
 
-    public IndexManager Manager { get; private set; } = null!;
+    public IndexSet Indexes { get; private set; } = null!;
 
-    public AutoIndexCatalog Catalog { get; private set; } = null!;
+    public IndexChooser Chooser { get; private set; } = null!;
 
     public static async Task<AutoIndexHost> OpenAsync(AutoIndexOptions? options = null)
     {
@@ -52,9 +52,9 @@ internal sealed class AutoIndexHost : IAsyncDisposable
     }
 
     public async Task CatchUpAsync(string name) =>
-        Assert.True(await Manager.WaitForIndexedEtagAsync(name, Store.LastEtag, TimeSpan.FromSeconds(60)), $"index '{name}' did not reach etag {Store.LastEtag}: {Manager.GetStatus(name)}");
+        Assert.True(await Indexes.WaitForIndexedEtagAsync(name, Store.LastEtag, TimeSpan.FromSeconds(60)), $"index '{name}' did not reach etag {Store.LastEtag}: {Indexes.GetStatus(name)}");
 
-    public IReadOnlyList<string> IndexNames() => [.. Manager.GetStatuses().Select(s => s.Definition.Name)];
+    public IReadOnlyList<string> IndexNames() => [.. Indexes.GetStatuses().Select(s => s.Definition.Name)];
 
     public async ValueTask DisposeAsync()
     {
@@ -71,14 +71,14 @@ internal sealed class AutoIndexHost : IAsyncDisposable
     private async Task StartAsync()
     {
         Store = DocumentStore.Open(Path.Combine(_root, "docs"), new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe } });
-        Manager = await IndexManager.OpenAsync(Store, Path.Combine(_root, "indexes"), new IndexingOptions(), NullLoggerFactory.Instance);
-        Catalog = AutoIndexCatalog.Open(Manager, Store, Path.Combine(_root, "queries"), Options, Time, NullLogger<AutoIndexCatalog>.Instance);
+        Indexes = await IndexSet.OpenAsync(Store, Path.Combine(_root, "indexes"), new IndexingOptions(), NullLoggerFactory.Instance);
+        Chooser = IndexChooser.Open(Indexes, Store, Path.Combine(_root, "queries"), Options, Time, NullLogger<IndexChooser>.Instance);
     }
 
     private async Task StopAsync()
     {
-        await Catalog.DisposeAsync();
-        await Manager.DisposeAsync();
+        await Chooser.DisposeAsync();
+        await Indexes.DisposeAsync();
         Store.Dispose();
     }
 }

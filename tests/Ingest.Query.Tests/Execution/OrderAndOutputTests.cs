@@ -87,9 +87,9 @@ public sealed class OrderAndOutputTests : IAsyncLifetime
     public async Task Explain_shows_the_filter_steps_with_their_sizes_and_the_order()
     {
         var prepared = _host.Prepare(Ingest.Query.Syntax.QueryParser.Parse($"from index '{OrdersFixture.Index}' where Status = 'shipped' and Total > 5 and not Paid = true order by Total desc limit 2"));
-        using var reader = _host.Manager.BeginRead(OrdersFixture.Index);
+        using var reader = _host.Indexes.BeginRead(OrdersFixture.Index);
 
-        var plan = _host.Runner.Explain(prepared, reader);
+        var plan = _host.Executor.Explain(prepared, reader);
 
         var json = JsonSerializer.Serialize(plan);
         Assert.Equal(OrdersFixture.Index, plan.Source);

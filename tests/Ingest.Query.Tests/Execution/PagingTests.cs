@@ -81,7 +81,7 @@ public sealed class PagingTests
         await host.CatchUpAsync(ByTotal.Name);
         var first = await host.QueryAsync($"from index '{ByTotal.Name}' limit 10");
 
-        await host.Manager.ResetAsync(ByTotal.Name);
+        await host.Indexes.ResetAsync(ByTotal.Name);
         await host.CatchUpAsync(ByTotal.Name);
 
         // The swap completes shortly after the rebuild caught up; until then the old build still answers the token.
@@ -106,7 +106,7 @@ public sealed class PagingTests
         var first = await host.QueryAsync($"from index '{ByTotal.Name}' order by Total limit 2");
         var changed = ByTotal with { Fields = [.. ByTotal.Fields, new IndexFieldDefinition("Paid", "Paid", IndexFieldType.Bool)] };
 
-        var rebuilt = Assert.Throws<QueryException>(() => host.Runner.Prepare(QueryParser.Parse($"from index '{ByTotal.Name}' order by Total limit 2"), changed, QueryHost.Parameters(null), first.Continuation));
+        var rebuilt = Assert.Throws<QueryException>(() => host.Executor.Prepare(QueryParser.Parse($"from index '{ByTotal.Name}' order by Total limit 2"), changed, QueryHost.Parameters(null), first.Continuation));
         var reordered = await Assert.ThrowsAsync<QueryException>(() => host.QueryAsync($"from index '{ByTotal.Name}' order by Total desc limit 2", continuation: first.Continuation));
 
         Assert.Contains("has been rebuilt since the first page", rebuilt.Message, StringComparison.Ordinal);
@@ -126,14 +126,14 @@ public sealed class PagingTests
         }
 
         await host.CatchUpAsync(ByTotal.Name);
-        var readsBefore = host.Runner.DocumentReads;
+        var readsBefore = host.Executor.DocumentReads;
 
         var page = await host.QueryAsync($"from index '{ByTotal.Name}' {clauses}");
 
         Assert.Equal(10, page.Rows.Count);
         Assert.Equal(100_000, page.Total);
         Assert.Equal(firstTotal, page.Rows[0].GetProperty("document").GetProperty("Total").GetInt32());
-        Assert.Equal(10, host.Runner.DocumentReads - readsBefore);
+        Assert.Equal(10, host.Executor.DocumentReads - readsBefore);
         Assert.NotNull(page.Continuation);
     }
 
@@ -144,8 +144,8 @@ public sealed class PagingTests
         await host.PutAsync("Orders", Enumerable.Range(0, 1000).Select(i => ($"orders/{i}", QueryHost.Json(new { Total = i % 7 }))));
         await host.CatchUpAsync(ByTotal.Name);
         var prepared = host.Prepare(QueryParser.Parse($"from index '{ByTotal.Name}' select Total order by Total"));
-        using var reader = host.Manager.BeginRead(ByTotal.Name);
-        using var results = host.Runner.Run(prepared, reader, CancellationToken.None);
+        using var reader = host.Indexes.BeginRead(ByTotal.Name);
+        using var results = host.Executor.Run(prepared, reader, CancellationToken.None);
         var output = new MemoryStream();
         var flushed = new List<long>();
         await using var writer = new System.Text.Json.Utf8JsonWriter(output);

@@ -7,38 +7,39 @@ using Ingest.Query.Binding;
 using Ingest.Query.Execution;
 using Ingest.Query.Syntax;
 using Ingest.Storage;
-using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Ingest.Query.Tests.Execution;
 
-/// <summary>A real document store, index manager and query runner on a temporary directory, deleted on dispose.</summary>
+/// <summary>A real document store and <see cref="QueryEngine"/> (its indexes, executor) on a temporary directory, deleted on dispose.</summary>
 internal sealed class QueryHost : IAsyncDisposable
 {
     private readonly string _root;
 
-    private QueryHost(string root, DocumentStore store, IndexManager manager)
+    private QueryHost(string root, DocumentStore store, QueryEngine engine)
     {
         _root = root;
         Store = store;
-        Manager = manager;
-        Runner = new QueryRunner(store);
+        Engine = engine;
     }
 
     public DocumentStore Store { get; }
 
-    public IndexManager Manager { get; }
+    public QueryEngine Engine { get; }
 
-    public QueryRunner Runner { get; }
+    public IndexSet Indexes => Engine.Indexes;
+
+    public QueryExecutor Executor => Engine.Executor;
 
     public static async Task<QueryHost> OpenAsync(params IndexDefinition[] definitions)
     {
         var root = Path.Combine(Path.GetTempPath(), $"ingest-query-test-{Guid.NewGuid():N}");
         var store = DocumentStore.Open(Path.Combine(root, "docs"), new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe } });
-        var manager = await IndexManager.OpenAsync(store, Path.Combine(root, "indexes"), new IndexingOptions(), NullLoggerFactory.Instance);
-        var host = new QueryHost(root, store, manager);
+        var engine = new QueryEngine(store, root);
+        await engine.OpenAsync();
+        var host = new QueryHost(root, store, engine);
         foreach (var definition in definitions)
         {
-            await manager.PutAsync(definition);
+            await engine.Indexes.PutAsync(definition);
         }
 
         return host;
@@ -59,13 +60,13 @@ internal sealed class QueryHost : IAsyncDisposable
     public async Task CatchUpAsync(string index)
     {
         var deadline = DateTime.UtcNow.AddSeconds(60);
-        while (Manager.GetStatus(index) is { PendingDefinition: not null })
+        while (Indexes.GetStatus(index) is { PendingDefinition: not null })
         {
             Assert.True(DateTime.UtcNow < deadline, $"index '{index}' did not swap in its rebuild");
             await Task.Delay(5);
         }
 
-        Assert.True(await Manager.WaitForIndexedEtagAsync(index, Store.LastEtag, TimeSpan.FromSeconds(60)), $"index '{index}' did not catch up");
+        Assert.True(await Indexes.WaitForIndexedEtagAsync(index, Store.LastEtag, TimeSpan.FromSeconds(60)), $"index '{index}' did not catch up");
     }
 
     /// <summary>Parses, prepares against the query's index (or a collection scan) and runs one page.</summary>
@@ -73,8 +74,8 @@ internal sealed class QueryHost : IAsyncDisposable
     {
         var parsed = QueryParser.Parse(text);
         var prepared = Prepare(parsed, parameters, continuation);
-        using var reader = prepared.IsCollectionScan ? null : Manager.BeginRead(prepared.SourceName);
-        using var results = Runner.Run(prepared, reader, CancellationToken.None);
+        using var reader = prepared.IsCollectionScan ? null : Indexes.BeginRead(prepared.SourceName);
+        using var results = Executor.Run(prepared, reader, CancellationToken.None);
         var buffer = new MemoryStream();
         await using (var writer = new Utf8JsonWriter(buffer))
         {
@@ -93,10 +94,10 @@ internal sealed class QueryHost : IAsyncDisposable
         IndexDefinition? definition = null;
         if (parsed.Source.Kind == QuerySourceKind.Index)
         {
-            definition = Manager.GetStatus(parsed.Source.Name)?.Definition;
+            definition = Indexes.GetStatus(parsed.Source.Name)?.Definition;
         }
 
-        return Runner.Prepare(parsed, definition, Parameters(parameters), continuation);
+        return Executor.Prepare(parsed, definition, Parameters(parameters), continuation);
     }
 
     public static QueryParameters Parameters(object? parameters)
@@ -115,7 +116,7 @@ internal sealed class QueryHost : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        await Manager.DisposeAsync();
+        await Engine.DisposeAsync();
         Store.Dispose();
         if (Directory.Exists(_root))
         {

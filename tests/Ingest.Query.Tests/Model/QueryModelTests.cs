@@ -9,7 +9,7 @@ using Ingest.Query.Tests.Syntax;
 namespace Ingest.Query.Tests.Model;
 
 /// <summary>
-/// The randomized model test of issue 13: random documents in a real document store, indexed by a real index manager;
+/// The randomized model test of issue 13: random documents in a real document store, indexed by a real index set;
 /// random valid queries run through the parser and the query runner must give what the brute-force evaluator computes
 /// from the raw JSON; invalid queries must give a QueryException and nothing else. INGEST_TEST_SEED replays a run.
 /// </summary>

@@ -6,6 +6,7 @@ using Ingest.Server.Indexes;
 using Ingest.Server.Tests.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
+using Ingest.Query;
 using static Ingest.Server.Tests.Api.ApiTestServer;
 using static Ingest.Server.Tests.Indexes.IndexTestKit;
 
@@ -77,7 +78,7 @@ public sealed class IndexHostingTests : IDisposable
         var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory, [.. ConfiguredOrdersByCustomer, badArgument]));
 
         Assert.Contains(expected, error.Message, StringComparison.Ordinal);
-        Assert.False(Directory.Exists(Path.Combine(_dataDirectory, IndexRuntime.IndexesFolder, "catalog.json")));
+        Assert.False(Directory.Exists(Path.Combine(_dataDirectory, QueryEngine.IndexesFolder, "catalog.json")));
     }
 
     [Fact]
@@ -186,7 +187,7 @@ public sealed class IndexHostingTests : IDisposable
         }
 
         // Damage: every page of the index's data file but its header is overwritten, so the first read fails its checksum.
-        var build = Assert.Single(Directory.GetDirectories(Path.Combine(_dataDirectory, IndexRuntime.IndexesFolder), "Broken.*"));
+        var build = Assert.Single(Directory.GetDirectories(Path.Combine(_dataDirectory, QueryEngine.IndexesFolder), "Broken.*"));
         await using (var data = new FileStream(Path.Combine(build, "data.ingest"), FileMode.Open, FileAccess.Write))
         {
             var garbage = new byte[data.Length - PageSize];
@@ -219,7 +220,7 @@ public sealed class IndexHostingTests : IDisposable
     [Fact]
     public async Task An_unreadable_index_catalog_stops_start_up_naming_the_indexes_directory()
     {
-        var indexes = Path.Combine(_dataDirectory, IndexRuntime.IndexesFolder);
+        var indexes = Path.Combine(_dataDirectory, QueryEngine.IndexesFolder);
         Directory.CreateDirectory(indexes);
         await File.WriteAllTextAsync(Path.Combine(indexes, "catalog.json"), "{\"indexes\":[{\"name\":");
 

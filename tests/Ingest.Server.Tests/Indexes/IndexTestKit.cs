@@ -2,6 +2,7 @@ using System.Text.Json;
 using Ingest.Indexing.Runtime;
 using Ingest.Server.Indexes;
 using Microsoft.Extensions.DependencyInjection;
+using Ingest.Query;
 
 namespace Ingest.Server.Tests.Indexes;
 
@@ -15,7 +16,7 @@ internal static class IndexTestKit
         {"collections":["Orders"],"fields":[{"name":"Customer","path":"customer","type":"keyword"},{"name":"Total","path":"total","type":"number"}]}
         """;
 
-    public static IndexManager Manager(IServiceProvider services) => services.GetRequiredService<IndexRuntime>().Manager;
+    public static IndexSet Manager(IServiceProvider services) => services.GetRequiredService<QueryEngine>().Indexes;
 
     /// <summary>Waits, through GET /indexes/{name}, until the index is not stale and has indexed at least <paramref name="etag"/>.</summary>
     public static async Task<JsonElement> WaitUntilCaughtUpAsync(HttpClient client, string name, long etag)
@@ -42,7 +43,7 @@ internal static class IndexTestKit
     }
 
     /// <summary>How many documents the index's current build holds under <paramref name="term"/> (encoded as the field's type encodes it).</summary>
-    public static int LookupCount(IndexManager manager, string name, int field, ReadOnlySpan<byte> term)
+    public static int LookupCount(IndexSet manager, string name, int field, ReadOnlySpan<byte> term)
     {
         using var reader = manager.BeginRead(name) ?? throw new InvalidOperationException($"index '{name}' cannot be read");
         var entries = new List<long>();

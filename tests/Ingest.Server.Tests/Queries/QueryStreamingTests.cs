@@ -2,6 +2,7 @@ using System.Text;
 using Ingest.Server.Queries;
 using Ingest.Server.Tests.Api;
 using Microsoft.Extensions.DependencyInjection;
+using Ingest.Query;
 using static Ingest.Server.Tests.Queries.QueryTestKit;
 
 namespace Ingest.Server.Tests.Queries;

@@ -5,6 +5,7 @@ using Ingest.Server.Telemetry;
 using Ingest.Server.Tests.Hosting;
 using Ingest.Testing.Brokers;
 using Microsoft.Extensions.DependencyInjection;
+using Ingest.Query;
 using static Ingest.Server.Tests.Api.ApiTestServer;
 using static Ingest.Server.Tests.Sources.Kafka.KafkaTestKit;
 
@@ -51,12 +52,12 @@ public sealed class IngestMetricsTests(BrokerFixture brokers) : IDisposable
             "--Ingest:Indexes:0:Fields:0:Type=keyword");
         var ingestion = server.Services.GetRequiredService<IngestionService>().Find(source)!;
         var store = server.Services.GetRequiredService<DocumentStore>();
-        var indexes = server.Services.GetRequiredService<IndexRuntime>();
+        var indexes = server.Services.GetRequiredService<QueryEngine>();
         await WaitUntilAsync(
             () => ingestion.GetStatus() is { Written: 5, DeadLetters: 1 } status && status.Partitions.All(p => p.Lag == 0),
             TimeSpan.FromSeconds(60), "5 documents and a dead letter written, no lag");
         await WaitUntilAsync(
-            () => indexes.Manager.GetStatus(index) is { IsStale: false, EntryCount: 5 }, TimeSpan.FromSeconds(30), "the index caught up");
+            () => indexes.Indexes.GetStatus(index) is { IsStale: false, EntryCount: 5 }, TimeSpan.FromSeconds(30), "the index caught up");
 
         using var response = await server.Client.GetAsync(Relative(TelemetryServiceCollectionExtensions.MetricsPath));
         var scrape = new PrometheusText(await response.Content.ReadAsStringAsync());

@@ -12,6 +12,7 @@ using Ingest.Server.Tests.Sources.RabbitMq;
 using Ingest.Testing.Brokers;
 using Microsoft.Extensions.DependencyInjection;
 using RabbitMQ.Client;
+using Ingest.Query;
 using static Ingest.Server.Tests.Sources.Kafka.KafkaTestKit;
 
 namespace Ingest.Server.Tests.Telemetry;

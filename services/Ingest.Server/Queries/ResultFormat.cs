@@ -1,4 +1,4 @@
-namespace Ingest.Server.Grafana;
+namespace Ingest.Server.Queries;
 
 /// <summary>The <c>format</c> of a <c>/queries</c> answer.</summary>
 public enum ResultFormat

@@ -13,7 +13,7 @@ namespace Ingest.Indexing.Tests.Runtime;
 /// definition changes (side-by-side rebuilds); each time the index caught up, every query equals a brute-force
 /// evaluation over the documents of the indexed collections, and the index's own counters match.
 /// </summary>
-public sealed class IndexManagerModelTests(ITestOutputHelper output)
+public sealed class IndexSetModelTests(ITestOutputHelper output)
 {
     private static readonly IndexDefinition DefinitionA = BruteForceIndex.Definition;
 
@@ -37,8 +37,8 @@ public sealed class IndexManagerModelTests(ITestOutputHelper output)
         var universes = new Dictionary<IndexDefinition, HashSet<(int Field, string Hex)>>();
         var expected = DefinitionA;
         await using var host = await IndexHost.OpenAsync();
-        Assert.Equal(IndexPutOutcome.Created, await host.Manager.PutAsync(expected));
-        Assert.Equal(IndexPutOutcome.Unchanged, await host.Manager.PutAsync(expected));
+        Assert.Equal(IndexPutOutcome.Created, await host.Indexes.PutAsync(expected));
+        Assert.Equal(IndexPutOutcome.Unchanged, await host.Indexes.PutAsync(expected));
         int reopens = 0, resets = 0, changes = 0, verifications = 0;
         var steps = 2_000 * TestSeed.Scale;
         for (var step = 0; step < steps;)
@@ -51,13 +51,13 @@ public sealed class IndexManagerModelTests(ITestOutputHelper output)
             }
             else if (action < 5)
             {
-                Assert.True(await host.Manager.ResetAsync(expected.Name));
+                Assert.True(await host.Indexes.ResetAsync(expected.Name));
                 resets++;
             }
             else if (action < 7)
             {
                 expected = expected == DefinitionA ? DefinitionB : DefinitionA;
-                Assert.Equal(IndexPutOutcome.Rebuilding, await host.Manager.PutAsync(expected));
+                Assert.Equal(IndexPutOutcome.Rebuilding, await host.Indexes.PutAsync(expected));
                 changes++;
             }
             else
@@ -103,7 +103,7 @@ public sealed class IndexManagerModelTests(ITestOutputHelper output)
     private static async Task VerifyAsync(IndexHost host, IndexDefinition expected, Dictionary<string, (string Collection, byte[] Json)> model, Dictionary<IndexDefinition, HashSet<(int Field, string Hex)>> universes, Random random)
     {
         await host.CatchUpAsync(expected.Name);
-        var status = host.Manager.GetStatus(expected.Name)!;
+        var status = host.Indexes.GetStatus(expected.Name)!;
         Assert.Equal(expected, status.Definition);
         Assert.Equal(IndexState.Indexing, status.State);
         Assert.Null(status.Error);
@@ -123,7 +123,7 @@ public sealed class IndexManagerModelTests(ITestOutputHelper output)
             universes[expected] = universe = [];
         }
 
-        using var reader = host.Manager.BeginRead(expected.Name)!;
+        using var reader = host.Indexes.BeginRead(expected.Name)!;
         Assert.Equal(host.Store.LastEtag, reader.LastIndexedEtag);
         var nulls = BruteForceIndex.Verify(reader, expected, indexed, universe, random);
         Assert.Equal(indexed.Count, status.EntryCount);

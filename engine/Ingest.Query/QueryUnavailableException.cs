@@ -1,15 +1,15 @@
-namespace Ingest.Server.Queries;
+namespace Ingest.Query;
 
 /// <summary>
-/// A query that is well formed but cannot be answered now: its index is errored, or did not catch up within the
-/// <c>waitForNonStale</c> timeout. Becomes a problem with <see cref="StatusCode"/>, <see cref="Title"/> and the message.
+/// A query that is well formed but cannot be answered now: its index is errored, changed while the query started, or
+/// did not catch up within the <c>waitForNonStale</c> timeout. <see cref="Title"/> names the condition in a few words,
+/// the message says what happened and what to do; trying again later can succeed (a server answers 503).
 /// </summary>
 public sealed class QueryUnavailableException : Exception
 {
-    public QueryUnavailableException(int statusCode, string title, string detail)
+    public QueryUnavailableException(string title, string detail)
         : base(detail)
     {
-        StatusCode = statusCode;
         Title = title;
     }
 
@@ -29,8 +29,6 @@ public sealed class QueryUnavailableException : Exception
     {
         Title = string.Empty;
     }
-
-    public int StatusCode { get; }
 
     public string Title { get; }
 }

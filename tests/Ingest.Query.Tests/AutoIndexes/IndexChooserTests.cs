@@ -5,7 +5,7 @@ using Ingest.Query.Syntax;
 
 namespace Ingest.Query.Tests.AutoIndexes;
 
-public sealed class AutoIndexCatalogTests
+public sealed class IndexChooserTests
 {
     private static readonly SourcePosition At = new(20, 1, 21);
 
@@ -15,19 +15,19 @@ public sealed class AutoIndexCatalogTests
         await using var host = await AutoIndexHost.OpenAsync();
         await host.PutAsync(("orders/1", """{"Customer":"acme","Total":12.5}"""), ("orders/2", """{"Customer":"globex","Total":7}"""));
 
-        var chosen = await host.Catalog.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword), Compared("Total", IndexFieldType.Number)]);
+        var chosen = await host.Chooser.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword), Compared("Total", IndexFieldType.Number)]);
 
         Assert.Equal(new AnsweringIndex("Auto/Orders/ByCustomerAndTotal", IsAutomatic: true, Created: true), chosen);
-        var definition = host.Manager.GetStatus(chosen.Name)!.Definition;
+        var definition = host.Indexes.GetStatus(chosen.Name)!.Definition;
         Assert.Equal(["Orders"], definition.Collections);
         Assert.Equal(
             [new IndexFieldDefinition("Customer", "Customer", IndexFieldType.Keyword), new IndexFieldDefinition("Total", "Total", IndexFieldType.Number)],
             definition.Fields);
         await host.CatchUpAsync(chosen.Name);
-        Assert.Equal(2, host.Manager.GetStatus(chosen.Name)!.EntryCount);
+        Assert.Equal(2, host.Indexes.GetStatus(chosen.Name)!.EntryCount);
 
         // The same fields again, in another order and casing: the same index, not a new one.
-        var again = await host.Catalog.ChooseAsync("orders", [Compared("total", IndexFieldType.Number), Compared("customer", IndexFieldType.Keyword)]);
+        var again = await host.Chooser.ChooseAsync("orders", [Compared("total", IndexFieldType.Number), Compared("customer", IndexFieldType.Keyword)]);
         Assert.Equal(new AnsweringIndex("Auto/Orders/ByCustomerAndTotal", IsAutomatic: true, Created: false), again);
         Assert.Single(host.IndexNames());
     }
@@ -40,7 +40,7 @@ public sealed class AutoIndexCatalogTests
             ("orders/1", """{"OrderedAt":"2026-11-01T10:00:00Z","Lines":[{"Qty":2},{"Qty":"x"},{"Qty":3}],"Paid":true,"Notes":"late"}"""),
             ("orders/2", """{"OrderedAt":"2026-11-02T10:00:00Z","Lines":[],"Paid":false,"Notes":"fine"}"""));
 
-        var chosen = await host.Catalog.ChooseAsync(
+        var chosen = await host.Chooser.ChooseAsync(
             "Orders",
             [
                 new IndexFieldNeed("Notes", [IndexFieldType.Text], "search()", IndexFieldType.Keyword, At),
@@ -51,7 +51,7 @@ public sealed class AutoIndexCatalogTests
                 Compared("Region", null),
             ]);
 
-        var types = host.Manager.GetStatus(chosen.Name)!.Definition.Fields.ToDictionary(f => f.Name, f => f.Type);
+        var types = host.Indexes.GetStatus(chosen.Name)!.Definition.Fields.ToDictionary(f => f.Name, f => f.Type);
         Assert.Equal(IndexFieldType.Text, types["Notes"]);          // use: search()
         Assert.Equal(IndexFieldType.DateTime, types["OrderedAt"]);  // documents: ISO 8601 strings, though compared with a string
         Assert.Equal(IndexFieldType.Number, types["Lines[].Qty"]);  // documents: mostly numbers
@@ -69,11 +69,11 @@ public sealed class AutoIndexCatalogTests
         var query = QueryParser.Parse("from Orders where OrderedAt >= $from and search(Notes, 'late') and startsWith(Customer, 'a') select Code order by Total");
         var needs = IndexFieldNeeds.From(Ingest.Query.Execution.QueryFieldUsage.Collect(query, Ingest.Query.Binding.QueryParameters.None));
 
-        var chosen = await host.Catalog.ChooseAsync("Orders", needs);
+        var chosen = await host.Chooser.ChooseAsync("Orders", needs);
 
         Assert.Equal(
             [("Customer", IndexFieldType.Keyword), ("Notes", IndexFieldType.Text), ("OrderedAt", IndexFieldType.DateTime), ("Total", IndexFieldType.Number)],
-            host.Manager.GetStatus(chosen.Name)!.Definition.Fields.Select(f => (f.Name, f.Type)));
+            host.Indexes.GetStatus(chosen.Name)!.Definition.Fields.Select(f => (f.Name, f.Type)));
     }
 
     [Fact]
@@ -81,20 +81,20 @@ public sealed class AutoIndexCatalogTests
     {
         await using var host = await AutoIndexHost.OpenAsync();
         await host.PutAsync([.. Enumerable.Range(0, 500).Select(i => ($"orders/{i}", $$"""{"Customer":"c{{i % 7}}","Total":{{i}}}"""))]);
-        var first = await host.Catalog.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword)]);
+        var first = await host.Chooser.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword)]);
         await host.CatchUpAsync(first.Name);
 
-        var extended = await host.Catalog.ChooseAsync("Orders", [Compared("Total", IndexFieldType.Number)]);
+        var extended = await host.Chooser.ChooseAsync("Orders", [Compared("Total", IndexFieldType.Number)]);
 
         Assert.Equal("Auto/Orders/ByCustomer", first.Name);
         Assert.Equal(new AnsweringIndex("Auto/Orders/ByCustomerAndTotal", IsAutomatic: true, Created: true), extended);
-        Assert.Equal(["Customer", "Total"], host.Manager.GetStatus(extended.Name)!.Definition.Fields.Select(f => f.Name));
+        Assert.Equal(["Customer", "Total"], host.Indexes.GetStatus(extended.Name)!.Definition.Fields.Select(f => f.Name));
         await host.CatchUpAsync(extended.Name);
         await WaitUntilAsync(() => !host.IndexNames().Contains(first.Name), "the smaller automatic index deleted");
         Assert.Equal([extended.Name], host.IndexNames());
 
         // A query on the first field alone is now answered by the extended index.
-        Assert.Equal(extended.Name, (await host.Catalog.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword)])).Name);
+        Assert.Equal(extended.Name, (await host.Chooser.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword)])).Name);
     }
 
     [Fact]
@@ -102,12 +102,12 @@ public sealed class AutoIndexCatalogTests
     {
         await using var host = await AutoIndexHost.OpenAsync();
         await host.PutAsync(("orders/1", """{"customer":"acme","total":3}"""));
-        await host.Manager.PutAsync(new IndexDefinition("Orders/ByCustomer", ["Orders"], [new IndexFieldDefinition("Customer", "customer", IndexFieldType.Keyword), new IndexFieldDefinition("Total", "total", IndexFieldType.Keyword)]));
-        await host.Manager.PutAsync(new IndexDefinition("Everything/ByCustomer", ["Orders", "Invoices"], [new IndexFieldDefinition("Customer", "customer", IndexFieldType.Keyword)]));
+        await host.Indexes.PutAsync(new IndexDefinition("Orders/ByCustomer", ["Orders"], [new IndexFieldDefinition("Customer", "customer", IndexFieldType.Keyword), new IndexFieldDefinition("Total", "total", IndexFieldType.Keyword)]));
+        await host.Indexes.PutAsync(new IndexDefinition("Everything/ByCustomer", ["Orders", "Invoices"], [new IndexFieldDefinition("Customer", "customer", IndexFieldType.Keyword)]));
 
-        var byCustomer = await host.Catalog.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword)]);
-        var sum = await host.Catalog.ChooseAsync("Orders", [new IndexFieldNeed("Total", [IndexFieldType.Number], "sum()", null, At)]);
-        var numberLiteral = await host.Catalog.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword), Compared("Total", IndexFieldType.Number)]);
+        var byCustomer = await host.Chooser.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword)]);
+        var sum = await host.Chooser.ChooseAsync("Orders", [new IndexFieldNeed("Total", [IndexFieldType.Number], "sum()", null, At)]);
+        var numberLiteral = await host.Chooser.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword), Compared("Total", IndexFieldType.Number)]);
 
         Assert.Equal(new AnsweringIndex("Orders/ByCustomer", IsAutomatic: false, Created: false), byCustomer);
         Assert.Equal(new AnsweringIndex("Auto/Orders/ByTotal", IsAutomatic: true, Created: true), sum);
@@ -119,9 +119,9 @@ public sealed class AutoIndexCatalogTests
     {
         await using var host = await AutoIndexHost.OpenAsync();
         await host.PutAsync(("orders/1", """{"Notes":"late delivery"}"""));
-        var keyword = await host.Catalog.ChooseAsync("Orders", [Compared("Notes", IndexFieldType.Keyword)]);
+        var keyword = await host.Chooser.ChooseAsync("Orders", [Compared("Notes", IndexFieldType.Keyword)]);
 
-        var error = await Assert.ThrowsAsync<QueryException>(() => host.Catalog.ChooseAsync("Orders", [new IndexFieldNeed("Notes", [IndexFieldType.Text], "search()", IndexFieldType.Keyword, At)]));
+        var error = await Assert.ThrowsAsync<QueryException>(() => host.Chooser.ChooseAsync("Orders", [new IndexFieldNeed("Notes", [IndexFieldType.Text], "search()", IndexFieldType.Keyword, At)]));
 
         Assert.Equal(At, error.Position);
         Assert.Equal(
@@ -135,20 +135,20 @@ public sealed class AutoIndexCatalogTests
     {
         await using var host = await AutoIndexHost.OpenAsync(new AutoIndexOptions { AutoIndexIdleTimeout = TimeSpan.FromMinutes(30) });
         await host.PutAsync(("orders/1", """{"Customer":"acme","Total":3}"""));
-        await host.Manager.PutAsync(new IndexDefinition("Orders/ByCustomer", ["Orders"], [new IndexFieldDefinition("Customer", "Customer", IndexFieldType.Keyword)]));
-        var chosen = await host.Catalog.ChooseAsync("Orders", [Compared("Total", IndexFieldType.Number)]);
+        await host.Indexes.PutAsync(new IndexDefinition("Orders/ByCustomer", ["Orders"], [new IndexFieldDefinition("Customer", "Customer", IndexFieldType.Keyword)]));
+        var chosen = await host.Chooser.ChooseAsync("Orders", [Compared("Total", IndexFieldType.Number)]);
 
         host.Time.Advance(TimeSpan.FromMinutes(20));
-        Assert.Empty(await host.Catalog.SweepAsync());
-        Assert.Equal(chosen.Name, (await host.Catalog.ChooseAsync("Orders", [Compared("Total", IndexFieldType.Number)])).Name);
+        Assert.Empty(await host.Chooser.SweepAsync());
+        Assert.Equal(chosen.Name, (await host.Chooser.ChooseAsync("Orders", [Compared("Total", IndexFieldType.Number)])).Name);
         host.Time.Advance(TimeSpan.FromMinutes(29));
-        Assert.Empty(await host.Catalog.SweepAsync());
+        Assert.Empty(await host.Chooser.SweepAsync());
         host.Time.Advance(TimeSpan.FromMinutes(2));
 
         // (A sweep the new index's catch-up started may have done it first; what counts is that it is gone.)
-        await host.Catalog.SweepAsync();
+        await host.Chooser.SweepAsync();
         Assert.Equal(["Orders/ByCustomer"], host.IndexNames());
-        Assert.Null(host.Catalog.LastUsed(chosen.Name));
+        Assert.Null(host.Chooser.LastUsed(chosen.Name));
     }
 
     [Fact]
@@ -156,18 +156,18 @@ public sealed class AutoIndexCatalogTests
     {
         await using var host = await AutoIndexHost.OpenAsync(new AutoIndexOptions { AutoIndexIdleTimeout = TimeSpan.FromMinutes(30) });
         await host.PutAsync(("orders/1", """{"Customer":"acme","Total":3,"Status":"new"}"""));
-        var busy = await host.Catalog.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword)]);
-        await host.Manager.PutAsync(new IndexDefinition("Auto/Orders/ByTotal", ["Orders"], [new IndexFieldDefinition("Total", "Total", IndexFieldType.Number)]));
-        var idle = await host.Catalog.ChooseAsync("Orders", [Compared("Total", IndexFieldType.Number)]);
+        var busy = await host.Chooser.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword)]);
+        await host.Indexes.PutAsync(new IndexDefinition("Auto/Orders/ByTotal", ["Orders"], [new IndexFieldDefinition("Total", "Total", IndexFieldType.Number)]));
+        var idle = await host.Chooser.ChooseAsync("Orders", [Compared("Total", IndexFieldType.Number)]);
         Assert.Equal("Auto/Orders/ByTotal", idle.Name);
 
         host.Time.Advance(TimeSpan.FromMinutes(25));
-        await host.Catalog.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword)]);
+        await host.Chooser.ChooseAsync("Orders", [Compared("Customer", IndexFieldType.Keyword)]);
         await host.ReopenAsync();
         host.Time.Advance(TimeSpan.FromMinutes(10));
 
         // 35 minutes since Total's last use, 10 since Customer's: the restart reset neither clock.
-        Assert.Equal([idle.Name], await host.Catalog.SweepAsync());
+        Assert.Equal([idle.Name], await host.Chooser.SweepAsync());
         Assert.Equal([busy.Name], host.IndexNames());
     }
 

@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Text;
 using System.Text.Json;
 
-namespace Ingest.Server.Grafana;
+namespace Ingest.Server.Queries;
 
 /// <summary>
 /// Writes a <see cref="ResultTable"/> as the flat rows Infinity reads: an array of objects (times ISO 8601 as the

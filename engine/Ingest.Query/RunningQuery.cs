@@ -2,19 +2,20 @@ using System.Diagnostics;
 using Ingest.Indexing.Storage;
 using Ingest.Query.Execution;
 
-namespace Ingest.Server.Queries;
+namespace Ingest.Query;
 
 /// <summary>
-/// A query under way: its results (rows are read as they are written) and what the response says about them. Holds
-/// the index reader until disposed, so the build it reads cannot be retired under it.
+/// A query <see cref="QueryEngine"/> started: its results (rows are read as they are written) and what a response
+/// says about them (the answering index, staleness). Holds the index reader until disposed, so the build it reads
+/// cannot be retired under it.
 /// </summary>
-public sealed class QueryExecution : IDisposable
+public sealed class RunningQuery : IDisposable
 {
     private readonly IndexReader? _reader;
     private readonly long _started;
     private Action? _onDispose;
 
-    internal QueryExecution(QueryResults results, IndexReader? reader, string indexName, bool isAutomatic, bool indexCreated, bool isStale, long lastIndexedEtag, long started, Action onDispose)
+    internal RunningQuery(QueryResults results, IndexReader? reader, string indexName, bool isAutomatic, bool indexCreated, bool isStale, long lastIndexedEtag, long started, Action onDispose)
     {
         _onDispose = onDispose;
         Results = results;

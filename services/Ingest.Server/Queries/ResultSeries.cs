@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace Ingest.Server.Grafana;
+namespace Ingest.Server.Queries;
 
 /// <summary>
 /// One time series of a <see cref="ResultTable"/>: its name and its points in ascending time. The name is the group's

@@ -9,11 +9,11 @@ using Microsoft.Extensions.Logging.Abstractions;
 namespace Ingest.Benchmarks.Indexing;
 
 /// <summary>
-/// A rebuild through the engine's own indexing loop (<see cref="IndexRunner"/>, as the index manager runs it): a
+/// A rebuild through the engine's own indexing loop (<see cref="Indexer"/>, as the index set runs it): a
 /// fresh index directory, the loop started, the clock stopped when the loop has committed the store's last etag.
-/// The batch count and peak batch memory are the runner's own statistics.
+/// The batch count and peak batch memory are the indexer's own statistics.
 /// </summary>
-internal static class RunnerRebuild
+internal static class IndexerRebuild
 {
     public static WorkloadMeasurement Run(DocumentStore store, string directory, long documents, BatchLimits limits, out string detail)
     {
@@ -27,7 +27,7 @@ internal static class RunnerRebuild
         try
         {
             var storage = IndexStorage.Open(rebuildDirectory, OrderIndex.Definition, new StorageOptions { SyncMode = SyncMode.Durable });
-            var runner = new IndexRunner(store, storage, "index/benchmark-rebuild", options, NullLogger.Instance);
+            var runner = new Indexer(store, storage, "index/benchmark-rebuild", options, NullLogger.Instance);
             try
             {
                 var lastEtag = store.LastEtag;
@@ -41,7 +41,7 @@ internal static class RunnerRebuild
                 });
                 detail = string.Create(
                     CultureInfo.InvariantCulture,
-                    $"{runner.BatchesClosed} batches through IndexRunner (peak {runner.PeakBatchMemoryBytes / (1024.0 * 1024):N0} MiB)");
+                    $"{runner.BatchesClosed} batches through Indexer (peak {runner.PeakBatchMemoryBytes / (1024.0 * 1024):N0} MiB)");
                 return measurement with { Value = runner.BatchesClosed };
             }
             finally

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 
-namespace Ingest.Server.Grafana;
+namespace Ingest.Server.Queries;
 
 /// <summary>How the values of a <see cref="ResultTable"/> are written for Grafana.</summary>
 internal static class ResultValues

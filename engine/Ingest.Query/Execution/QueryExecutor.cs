@@ -14,14 +14,14 @@ namespace Ingest.Query.Execution;
 /// <see cref="Prepare"/> binds and plans (every client error is a <see cref="QueryException"/> naming its position),
 /// <see cref="Run"/> evaluates the filter against a reader and returns a page that streams its rows. Thread-safe: one per server.
 /// </summary>
-public sealed partial class QueryRunner
+public sealed partial class QueryExecutor
 {
     private const int MinNextBatch = 64;
 
     private readonly DocumentStore _store;
     private long _documentReads;
 
-    public QueryRunner(DocumentStore store)
+    public QueryExecutor(DocumentStore store)
     {
         ArgumentNullException.ThrowIfNull(store);
         _store = store;
@@ -437,7 +437,7 @@ public sealed partial class QueryRunner
                 var folded = new byte[QueryResults.FoldedIdBufferSize];
                 foreach (var document in documents.GetCollection(prepared.Collection!))
                 {
-                    var length = IndexLayout.DocumentKey(document.IdUtf8, folded);
+                    var length = IndexDocumentKey.Write(document.IdUtf8, folded);
                     total += length >= 0 && prepared.IdFilter.Matches(folded.AsSpan(0, length)) ? 1 : 0;
                 }
             }

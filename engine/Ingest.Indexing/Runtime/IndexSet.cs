@@ -9,7 +9,7 @@ namespace Ingest.Indexing.Runtime;
 /// Owns every index of one <see cref="DocumentStore"/>, in <c>indexesDirectory</c>: one directory per build
 /// (<see cref="IndexDirectoryName"/>: <c>&lt;escaped name&gt;.&lt;generation&gt;</c>, each its own storage environment
 /// with the definition in its meta tree) and the <see cref="IndexCatalog"/> naming the current and pending generation
-/// of each index. One <see cref="IndexRunner"/> loop per build.
+/// of each index. One <see cref="Indexer"/> loop per build.
 /// <para>
 /// A changed definition or a reset builds a new generation side by side (queries keep reading the current one) and
 /// swaps it in once it has indexed at least as far as the current one: the catalog is rewritten atomically, then the
@@ -20,7 +20,7 @@ namespace Ingest.Indexing.Runtime;
 /// Store consumers: <c>index/&lt;name&gt;</c> for the current build, <c>index/&lt;name&gt;@rebuild</c> for a pending one
 /// ('@' is never in an index name).
 /// </summary>
-public sealed class IndexManager : IAsyncDisposable
+public sealed class IndexSet : IAsyncDisposable
 {
     private const string ConsumerPrefix = "index/";
     private const string RebuildSuffix = "@rebuild";
@@ -30,23 +30,29 @@ public sealed class IndexManager : IAsyncDisposable
     private readonly IndexingOptions _options;
     private readonly ILoggerFactory _loggerFactory;
     private readonly ILogger _logger;
+    // Lock order: _gate, then _lock; never the reverse.
+    // - _gate (async, held across awaits and file I/O) serializes every change to the set of builds: put, delete,
+    //   reset, swap, backup snapshot and dispose, and so every catalog write (the catalog names what _gate last left).
+    // - _lock (short, never held across an await or I/O) guards _slots, the fields of each IndexSlot and _retiring,
+    //   so readers (GetStatus, BeginRead, WaitForIndexedEtagAsync, the indexers' Committed events) take only _lock
+    //   and never wait for a rebuild or a catalog write.
     private readonly SemaphoreSlim _gate = new(1, 1);
     private readonly Lock _lock = new();
     private readonly Dictionary<string, IndexSlot> _slots = new(StringComparer.Ordinal);
     private readonly List<Task> _retiring = [];
     private bool _disposed;
 
-    private IndexManager(DocumentStore store, string directory, IndexingOptions options, ILoggerFactory loggerFactory)
+    private IndexSet(DocumentStore store, string directory, IndexingOptions options, ILoggerFactory loggerFactory)
     {
         _store = store;
         _directory = directory;
         _options = options;
         _loggerFactory = loggerFactory;
-        _logger = loggerFactory.CreateLogger<IndexManager>();
+        _logger = loggerFactory.CreateLogger<IndexSet>();
     }
 
     /// <summary>Opens the indexes in <paramref name="indexesDirectory"/> (created if missing) and starts their loops.</summary>
-    public static async Task<IndexManager> OpenAsync(DocumentStore store, string indexesDirectory, IndexingOptions options, ILoggerFactory loggerFactory, CancellationToken ct = default)
+    public static async Task<IndexSet> OpenAsync(DocumentStore store, string indexesDirectory, IndexingOptions options, ILoggerFactory loggerFactory, CancellationToken ct = default)
     {
         ArgumentNullException.ThrowIfNull(store);
         ArgumentException.ThrowIfNullOrEmpty(indexesDirectory);
@@ -54,9 +60,9 @@ public sealed class IndexManager : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(loggerFactory);
         options.Validate();
         Directory.CreateDirectory(indexesDirectory);
-        var manager = new IndexManager(store, Path.GetFullPath(indexesDirectory), options, loggerFactory);
-        await manager.LoadAsync(ct).ConfigureAwait(false);
-        return manager;
+        var set = new IndexSet(store, Path.GetFullPath(indexesDirectory), options, loggerFactory);
+        await set.LoadAsync(ct).ConfigureAwait(false);
+        return set;
     }
 
     /// <summary>
@@ -70,7 +76,7 @@ public sealed class IndexManager : IAsyncDisposable
         var errors = IndexDefinitionValidator.Validate(definition);
         if (errors.Count > 0)
         {
-            throw new IndexDefinitionException(errors);
+            throw new IndexDefinitionException(definition.Name, errors);
         }
 
         await _gate.WaitAsync(ct).ConfigureAwait(false);
@@ -83,7 +89,7 @@ public sealed class IndexManager : IAsyncDisposable
                 var generation = NextGeneration(definition.Name);
                 var storage = IndexStorage.Open(BuildDirectory(definition.Name, generation), definition);
                 slot = new IndexSlot(definition.Name, generation, definition);
-                slot.Current = NewRunner(storage, ConsumerOf(definition.Name));
+                slot.Current = NewIndexer(storage, ConsumerOf(definition.Name));
                 lock (_lock)
                 {
                     _slots.Add(definition.Name, slot);
@@ -185,8 +191,8 @@ public sealed class IndexManager : IAsyncDisposable
     public Task<bool> WaitForIndexedEtagAsync(string name, long etag, TimeSpan timeout, CancellationToken ct = default)
     {
         ArgumentNullException.ThrowIfNull(name);
-        var runner = Find(name)?.Current;
-        return runner == null ? Task.FromResult(false) : runner.WaitForEtagAsync(etag, timeout, ct);
+        var indexer = Find(name)?.Current;
+        return indexer == null ? Task.FromResult(false) : indexer.WaitForEtagAsync(etag, timeout, ct);
     }
 
     /// <summary>A consistent reader of the current build; null when the index is unknown or errored. Dispose it promptly.</summary>
@@ -246,9 +252,9 @@ public sealed class IndexManager : IAsyncDisposable
             _gate.Release();
         }
 
-        static void AddBuild(IndexedStoreSnapshot snapshot, string name, long generation, IndexRunner? runner)
+        static void AddBuild(IndexedStoreSnapshot snapshot, string name, long generation, Indexer? indexer)
         {
-            if (runner?.BeginRead() is { } reader)
+            if (indexer?.BeginRead() is { } reader)
             {
                 snapshot.Indexes.Add((IndexDirectoryName.Of(name, generation), reader));
             }
@@ -381,12 +387,12 @@ public sealed class IndexManager : IAsyncDisposable
         {
             ct.ThrowIfCancellationRequested();
             var slot = new IndexSlot(entry.Name, entry.Generation, entry.Definition);
-            slot.Current = TryOpenRunner(slot, entry.Generation, entry.Definition, ConsumerOf(entry.Name), out slot.OpenError);
+            slot.Current = TryOpenIndexer(slot, entry.Generation, entry.Definition, ConsumerOf(entry.Name), out slot.OpenError);
             if (entry.PendingGeneration is { } pending && entry.PendingDefinition != null)
             {
                 slot.PendingGeneration = pending;
                 slot.PendingDefinition = entry.PendingDefinition;
-                slot.Pending = TryOpenRunner(slot, pending, entry.PendingDefinition, RebuildConsumerOf(entry.Name), out slot.PendingError);
+                slot.Pending = TryOpenIndexer(slot, pending, entry.PendingDefinition, RebuildConsumerOf(entry.Name), out slot.PendingError);
             }
 
             _slots.Add(entry.Name, slot);
@@ -403,26 +409,26 @@ public sealed class IndexManager : IAsyncDisposable
         }
     }
 
-    private IndexRunner? TryOpenRunner(IndexSlot slot, long generation, IndexDefinition definition, string consumer, out string? error)
+    private Indexer? TryOpenIndexer(IndexSlot slot, long generation, IndexDefinition definition, string consumer, out string? error)
     {
         try
         {
             error = null;
-            return NewRunner(IndexStorage.Open(BuildDirectory(slot.Name, generation), definition), consumer);
+            return NewIndexer(IndexStorage.Open(BuildDirectory(slot.Name, generation), definition), consumer);
         }
         catch (Exception ex) when (ex is Ingest.Storage.StorageCorruptionException or InvalidDataException or IOException)
         {
-            IndexRunner.RecordOpenError(_logger, slot.Name, ex);
+            Indexer.RecordOpenError(_logger, slot.Name, ex);
             error = ex.Message;
             return null;
         }
     }
 
-    private IndexRunner NewRunner(IndexStorage storage, string consumer)
+    private Indexer NewIndexer(IndexStorage storage, string consumer)
     {
-        var runner = new IndexRunner(_store, storage, consumer, _options, _loggerFactory.CreateLogger<IndexRunner>());
-        runner.Committed += OnCommitted;
-        return runner;
+        var indexer = new Indexer(_store, storage, consumer, _options, _loggerFactory.CreateLogger<Indexer>());
+        indexer.Committed += OnCommitted;
+        return indexer;
     }
 
     private string BuildDirectory(string name, long generation) => Path.Combine(_directory, IndexDirectoryName.Of(name, generation));
@@ -473,10 +479,10 @@ public sealed class IndexManager : IAsyncDisposable
         await DropPendingAsync(slot, writeCatalog: false).ConfigureAwait(false);
         var generation = NextGeneration(slot.Name);
         var storage = IndexStorage.Open(BuildDirectory(slot.Name, generation), definition);
-        var runner = NewRunner(storage, RebuildConsumerOf(slot.Name));
+        var indexer = NewIndexer(storage, RebuildConsumerOf(slot.Name));
         lock (_lock)
         {
-            slot.Pending = runner;
+            slot.Pending = indexer;
             slot.PendingGeneration = generation;
             slot.PendingDefinition = definition;
             slot.PendingError = null;
@@ -486,8 +492,8 @@ public sealed class IndexManager : IAsyncDisposable
 
         // A fresh rebuild must keep every tombstone from etag 0 on; progress of an earlier rebuild is dropped.
         await _store.UnregisterConsumerAsync(RebuildConsumerOf(slot.Name)).ConfigureAwait(false);
-        runner.Start();
-        TrySwapSoon(slot, runner);
+        indexer.Start();
+        TrySwapSoon(slot, indexer);
     }
 
     /// <summary>Under the gate: stops and deletes the pending build, if any.</summary>
@@ -522,7 +528,7 @@ public sealed class IndexManager : IAsyncDisposable
         DeleteDirectory(BuildDirectory(slot.Name, generation.Value));
     }
 
-    private void OnCommitted(IndexRunner runner, long etag)
+    private void OnCommitted(Indexer indexer, long etag)
     {
         IndexSlot? slot;
         lock (_lock)
@@ -530,7 +536,7 @@ public sealed class IndexManager : IAsyncDisposable
             slot = null;
             foreach (var candidate in _slots.Values)
             {
-                if (candidate.Pending == runner)
+                if (candidate.Pending == indexer)
                 {
                     slot = candidate;
                 }
@@ -539,7 +545,7 @@ public sealed class IndexManager : IAsyncDisposable
 
         if (slot != null)
         {
-            TrySwapSoon(slot, runner);
+            TrySwapSoon(slot, indexer);
         }
     }
 
@@ -547,7 +553,7 @@ public sealed class IndexManager : IAsyncDisposable
     /// Swaps <paramref name="pending"/> in when it has indexed at least as far as the current build (or the current
     /// build is errored and the pending one is not stale). Runs the swap in the background, under the gate.
     /// </summary>
-    private void TrySwapSoon(IndexSlot slot, IndexRunner pending)
+    private void TrySwapSoon(IndexSlot slot, Indexer pending)
     {
         if (!IsCaughtUp(slot, pending) || Interlocked.Exchange(ref slot.SwapScheduled, 1) != 0)
         {
@@ -562,7 +568,7 @@ public sealed class IndexManager : IAsyncDisposable
             }
             catch (Exception ex) when (ex is ObjectDisposedException or OperationCanceledException)
             {
-                // The manager closed; the pending build resumes at the next open.
+                // The set closed; the pending build resumes at the next open.
             }
             finally
             {
@@ -577,7 +583,7 @@ public sealed class IndexManager : IAsyncDisposable
         });
     }
 
-    private bool IsCaughtUp(IndexSlot slot, IndexRunner pending)
+    private bool IsCaughtUp(IndexSlot slot, Indexer pending)
     {
         if (pending.Error != null)
         {
@@ -590,7 +596,7 @@ public sealed class IndexManager : IAsyncDisposable
             : pending.LastIndexedEtag >= current.LastIndexedEtag;
     }
 
-    private async Task SwapAsync(IndexSlot slot, IndexRunner pending)
+    private async Task SwapAsync(IndexSlot slot, Indexer pending)
     {
         await _gate.WaitAsync().ConfigureAwait(false);
         try
@@ -644,11 +650,11 @@ public sealed class IndexManager : IAsyncDisposable
         }
     }
 
-    private static async Task RetireAsync(IndexRunner? runner, string directory)
+    private static async Task RetireAsync(Indexer? indexer, string directory)
     {
-        if (runner != null)
+        if (indexer != null)
         {
-            await runner.DisposeAsync().ConfigureAwait(false);
+            await indexer.DisposeAsync().ConfigureAwait(false);
         }
 
         DeleteDirectory(directory);
@@ -656,8 +662,8 @@ public sealed class IndexManager : IAsyncDisposable
 
     private IndexStatus StatusOf(IndexSlot slot)
     {
-        IndexRunner? current;
-        IndexRunner? pending;
+        Indexer? current;
+        Indexer? pending;
         IndexDefinition definition;
         IndexDefinition? pendingDefinition;
         string? error;
@@ -711,13 +717,13 @@ public sealed class IndexManager : IAsyncDisposable
 
         public IndexDefinition Definition { get; set; } = definition;
 
-        public IndexRunner? Current { get; set; }
+        public Indexer? Current { get; set; }
 
         public long? PendingGeneration { get; set; }
 
         public IndexDefinition? PendingDefinition { get; set; }
 
-        public IndexRunner? Pending { get; set; }
+        public Indexer? Pending { get; set; }
 
 #pragma warning disable SA1401 // Passed by ref (out, Interlocked).
         public string? OpenError;

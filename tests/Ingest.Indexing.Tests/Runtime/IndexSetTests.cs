@@ -6,7 +6,7 @@ using Ingest.Indexing.Terms;
 
 namespace Ingest.Indexing.Tests.Runtime;
 
-public sealed class IndexManagerTests
+public sealed class IndexSetTests
 {
     internal static readonly IndexDefinition ByCustomer = new(
         "Orders/ByCustomer",
@@ -22,8 +22,8 @@ public sealed class IndexManagerTests
     public async Task Tombstones_are_purged_only_after_every_index_passed_them()
     {
         await using var host = await IndexHost.OpenAsync();
-        await host.Manager.PutAsync(ByCustomer);
-        await host.Manager.PutAsync(ByTotal);
+        await host.Indexes.PutAsync(ByCustomer);
+        await host.Indexes.PutAsync(ByTotal);
         await IndexBatchTests.WriteBacklogAsync(host.Store, 100);
         await host.CatchUpAsync(ByCustomer.Name);
         await host.CatchUpAsync(ByTotal.Name);
@@ -47,8 +47,8 @@ public sealed class IndexManagerTests
         await host.StartAsync();
         await host.CatchUpAsync(ByCustomer.Name);
         await host.CatchUpAsync(ByTotal.Name);
-        Assert.Equal(90, host.Manager.GetStatus(ByCustomer.Name)!.EntryCount);
-        Assert.Equal(90, host.Manager.GetStatus(ByTotal.Name)!.EntryCount);
+        Assert.Equal(90, host.Indexes.GetStatus(ByCustomer.Name)!.EntryCount);
+        Assert.Equal(90, host.Indexes.GetStatus(ByTotal.Name)!.EntryCount);
 
         // Both reported progress past the deletes (the purge runs with each report).
         await host.Store.PurgeTombstonesAsync();
@@ -60,20 +60,20 @@ public sealed class IndexManagerTests
     public async Task A_deleted_index_loses_its_directory_and_consumer_and_stops_holding_tombstones()
     {
         await using var host = await IndexHost.OpenAsync();
-        await host.Manager.PutAsync(ByCustomer);
-        await host.Manager.PutAsync(ByTotal);
+        await host.Indexes.PutAsync(ByCustomer);
+        await host.Indexes.PutAsync(ByTotal);
         await IndexBatchTests.WriteBacklogAsync(host.Store, 10);
         await host.CatchUpAsync(ByTotal.Name);
 
-        Assert.True(await host.Manager.DeleteAsync(ByTotal.Name));
-        Assert.False(await host.Manager.DeleteAsync(ByTotal.Name));
+        Assert.True(await host.Indexes.DeleteAsync(ByTotal.Name));
+        Assert.False(await host.Indexes.DeleteAsync(ByTotal.Name));
 
-        Assert.Null(host.Manager.GetStatus(ByTotal.Name));
-        Assert.Null(host.Manager.BeginRead(ByTotal.Name));
+        Assert.Null(host.Indexes.GetStatus(ByTotal.Name));
+        Assert.Null(host.Indexes.BeginRead(ByTotal.Name));
         Assert.DoesNotContain(host.Store.GetConsumers(), c => c.Name == "index/Orders/ByTotal");
         Assert.Equal(["Orders~ByCustomer.1"], Directory.GetDirectories(host.IndexesDirectory).Select(Path.GetFileName));
         await host.ReopenAsync();
-        Assert.Equal([ByCustomer.Name], host.Manager.GetStatuses().Select(s => s.Definition.Name));
+        Assert.Equal([ByCustomer.Name], host.Indexes.GetStatuses().Select(s => s.Definition.Name));
     }
 
     [Fact]
@@ -82,10 +82,10 @@ public sealed class IndexManagerTests
         await using var host = await IndexHost.OpenAsync();
         var bad = new IndexDefinition("Orders/Bad", [], [new IndexFieldDefinition("x", "a..b", IndexFieldType.Keyword)]);
 
-        var ex = await Assert.ThrowsAsync<IndexDefinitionException>(() => host.Manager.PutAsync(bad));
+        var ex = await Assert.ThrowsAsync<IndexDefinitionException>(() => host.Indexes.PutAsync(bad));
 
         Assert.Contains(ex.Errors, e => e.Field == "collections");
-        Assert.Empty(host.Manager.GetStatuses());
+        Assert.Empty(host.Indexes.GetStatuses());
         Assert.Empty(Directory.GetDirectories(host.IndexesDirectory));
     }
 
@@ -93,34 +93,34 @@ public sealed class IndexManagerTests
     public async Task Definitions_survive_a_restart_and_the_index_resumes_from_its_last_etag()
     {
         await using var host = await IndexHost.OpenAsync();
-        Assert.Equal(IndexPutOutcome.Created, await host.Manager.PutAsync(ByCustomer));
+        Assert.Equal(IndexPutOutcome.Created, await host.Indexes.PutAsync(ByCustomer));
         await IndexBatchTests.WriteBacklogAsync(host.Store, 50);
         await host.CatchUpAsync(ByCustomer.Name);
-        var before = host.Manager.GetStatus(ByCustomer.Name)!;
+        var before = host.Indexes.GetStatus(ByCustomer.Name)!;
 
         await host.ReopenAsync();
 
-        var after = host.Manager.GetStatus(ByCustomer.Name)!;
+        var after = host.Indexes.GetStatus(ByCustomer.Name)!;
         Assert.Equal(ByCustomer, after.Definition);
         Assert.Equal(before.LastIndexedEtag, after.LastIndexedEtag);
         Assert.Equal(before.Fields, after.Fields);
-        Assert.Equal(IndexPutOutcome.Unchanged, await host.Manager.PutAsync(ByCustomer));
+        Assert.Equal(IndexPutOutcome.Unchanged, await host.Indexes.PutAsync(ByCustomer));
     }
 
     [Fact]
     public async Task A_changed_definition_keeps_serving_the_old_build_until_the_new_one_is_swapped_in()
     {
         await using var host = await IndexHost.OpenAsync();
-        await host.Manager.PutAsync(ByCustomer);
+        await host.Indexes.PutAsync(ByCustomer);
         await IndexBatchTests.WriteBacklogAsync(host.Store, 200);
         await host.CatchUpAsync(ByCustomer.Name);
-        using var old = host.Manager.BeginRead(ByCustomer.Name)!;
+        using var old = host.Indexes.BeginRead(ByCustomer.Name)!;
         var exact = ByCustomer with { Fields = [new IndexFieldDefinition("Customer", "Customer", IndexFieldType.Keyword, ExactCase: true)] };
 
-        Assert.Equal(IndexPutOutcome.Rebuilding, await host.Manager.PutAsync(exact));
+        Assert.Equal(IndexPutOutcome.Rebuilding, await host.Indexes.PutAsync(exact));
         await host.CatchUpAsync(ByCustomer.Name);
 
-        var status = host.Manager.GetStatus(ByCustomer.Name)!;
+        var status = host.Indexes.GetStatus(ByCustomer.Name)!;
         Assert.Equal(exact, status.Definition);
         Assert.Null(status.PendingDefinition);
         Assert.Equal(IndexState.Indexing, status.State);
@@ -140,7 +140,7 @@ public sealed class IndexManagerTests
         }
 
         Assert.Equal(["Orders~ByCustomer.2"], Directory.GetDirectories(host.IndexesDirectory).Select(Path.GetFileName));
-        using var current = host.Manager.BeginRead(ByCustomer.Name)!;
+        using var current = host.Indexes.BeginRead(ByCustomer.Name)!;
         ids.Clear();
         current.Lookup(0, ExactKeywordOf("C1"), ids);
         Assert.Empty(ids);
@@ -174,8 +174,8 @@ public sealed class IndexManagerTests
         meters.Start();
 
         await using var host = await IndexHost.OpenAsync();
-        await host.Manager.PutAsync(ByCustomer);
-        await host.Manager.PutAsync(ByTotal);
+        await host.Indexes.PutAsync(ByCustomer);
+        await host.Indexes.PutAsync(ByTotal);
         await IndexBatchTests.WriteBacklogAsync(host.Store, 2_000);
         await host.CatchUpAsync(ByCustomer.Name);
         await host.CatchUpAsync(ByTotal.Name);
@@ -198,28 +198,28 @@ public sealed class IndexManagerTests
         await IndexBatchTests.WriteBacklogAsync(host.Store, 3_000); // 1,000 new documents, 2,000 updated
         await host.CatchUpAsync(ByCustomer.Name);
 
-        var errored = host.Manager.GetStatus(ByTotal.Name)!;
+        var errored = host.Indexes.GetStatus(ByTotal.Name)!;
         Assert.Equal(IndexState.Errored, errored.State);
         Assert.True(Interlocked.Read(ref errorsCounted) >= 1, "ingest.index.errors was not counted for the errored index");
         Assert.Contains(dataFile, errored.Error, StringComparison.Ordinal);
         Assert.Contains("offset", errored.Error, StringComparison.Ordinal);
-        Assert.Null(host.Manager.BeginRead(ByTotal.Name));
-        Assert.False(await host.Manager.WaitForIndexedEtagAsync(ByTotal.Name, host.Store.LastEtag, TimeSpan.FromSeconds(1)));
+        Assert.Null(host.Indexes.BeginRead(ByTotal.Name));
+        Assert.False(await host.Indexes.WaitForIndexedEtagAsync(ByTotal.Name, host.Store.LastEtag, TimeSpan.FromSeconds(1)));
 
-        var healthy = host.Manager.GetStatus(ByCustomer.Name)!;
+        var healthy = host.Indexes.GetStatus(ByCustomer.Name)!;
         Assert.Equal(IndexState.Indexing, healthy.State);
         Assert.Null(healthy.Error);
         Assert.Equal(3_000, healthy.EntryCount);
         Assert.Equal(host.Store.LastEtag, healthy.LastIndexedEtag);
 
         // A reset rebuilds the errored index side by side and swaps it in; the damaged directory goes.
-        Assert.True(await host.Manager.ResetAsync(ByTotal.Name));
+        Assert.True(await host.Indexes.ResetAsync(ByTotal.Name));
         await host.CatchUpAsync(ByTotal.Name);
-        var repaired = host.Manager.GetStatus(ByTotal.Name)!;
+        var repaired = host.Indexes.GetStatus(ByTotal.Name)!;
         Assert.Equal(IndexState.Indexing, repaired.State);
         Assert.Null(repaired.Error);
         Assert.Equal(3_000, repaired.EntryCount);
-        using var reader = host.Manager.BeginRead(ByTotal.Name);
+        using var reader = host.Indexes.BeginRead(ByTotal.Name);
         Assert.NotNull(reader);
     }
 
@@ -227,13 +227,13 @@ public sealed class IndexManagerTests
     public async Task A_document_put_again_with_its_id_in_other_casing_stays_one_entry()
     {
         await using var host = await IndexHost.OpenAsync();
-        await host.Manager.PutAsync(ByCustomer);
+        await host.Indexes.PutAsync(ByCustomer);
         await host.Store.WriteAsync(new WriteBatch().Put("Orders/1", "Orders", """{"Customer":"before"}"""));
         await host.CatchUpAsync(ByCustomer.Name);
         await host.Store.WriteAsync(new WriteBatch().Put("ORDERS/1", "Orders", """{"Customer":"after"}"""));
         await host.CatchUpAsync(ByCustomer.Name);
 
-        using var reader = host.Manager.BeginRead(ByCustomer.Name)!;
+        using var reader = host.Indexes.BeginRead(ByCustomer.Name)!;
         Assert.Equal(1, reader.EntryCount);
         var ids = new List<long>();
         reader.Lookup(0, KeywordOf("before"), ids);

@@ -1,19 +1,24 @@
 using System.Buffers;
+using System.Globalization;
 using System.Text.Json;
+using Ingest.Query;
 using Ingest.Query.Execution;
 using Ingest.Query.Syntax;
-using Ingest.Server.Queries;
 
-namespace Ingest.Server.Grafana;
+namespace Ingest.Server.Queries;
 
 /// <summary>
 /// A query's results read whole, as columns and rows, for the formats Grafana reads (the JSON data source's series and
-/// tables, Infinity's flat rows and CSV). Documents are flattened to their id and top-level properties. A query grouped
+/// tables, and the <c>rows</c> and <c>csv</c> formats of <c>/queries</c> that Infinity reads), at most
+/// <see cref="MaxRows"/> documents or projections. Documents are flattened to their id and top-level properties. A query grouped
 /// by <c>time()</c> with at least one aggregate is a time series: <see cref="TimeColumn"/> is its bucket, the other key
 /// columns name the series and each value column gives one series per group.
 /// </summary>
 internal sealed class ResultTable
 {
+    /// <summary>Rows a table gets at most from a query without a smaller <c>limit</c> (a table panel shows no more).</summary>
+    public const int MaxRows = 10_000;
+
     private ResultTable(IReadOnlyList<ResultColumn> columns, IReadOnlyList<JsonElement?[]> rows, int timeColumn, long totalResults)
     {
         Columns = columns;
@@ -34,8 +39,27 @@ internal sealed class ResultTable
 
     public long TotalResults { get; }
 
+    /// <summary>Documents and projections get a <c>limit</c> of at most <see cref="MaxRows"/>; aggregations are left as they are.</summary>
+    public static ParsedQuery CapRows(ParsedQuery query)
+    {
+        ArgumentNullException.ThrowIfNull(query);
+        var aggregated = query.GroupBy.Count > 0 || query.Select.Any(static s => s is AggregateSelect or FacetSelect);
+        if (aggregated || query.Limit is NumberValue { Value: <= MaxRows })
+        {
+            return query;
+        }
+
+        if (query.Limit is ParameterValue)
+        {
+            return query;
+        }
+
+        var at = query.Limit?.Position ?? default;
+        return query with { Limit = new NumberValue(MaxRows, MaxRows.ToString(CultureInfo.InvariantCulture), at) };
+    }
+
     /// <summary>Writes <paramref name="execution"/>'s rows to memory and reads them back as a table.</summary>
-    public static async Task<ResultTable> ReadAsync(QueryExecution execution, ParsedQuery query, CancellationToken ct)
+    public static async Task<ResultTable> ReadAsync(RunningQuery execution, ParsedQuery query, CancellationToken ct)
     {
         ArgumentNullException.ThrowIfNull(execution);
         ArgumentNullException.ThrowIfNull(query);

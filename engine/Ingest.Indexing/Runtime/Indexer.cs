@@ -8,8 +8,9 @@ using Microsoft.Extensions.Logging;
 namespace Ingest.Indexing.Runtime;
 
 /// <summary>
-/// One index's background loop: reads the document store's changes feed from the index's last indexed etag, fills a
-/// reused <see cref="IndexBatch"/> until the feed (one snapshot) is exhausted, the batch's memory budget is used or
+/// The indexer of one build of an index (its <see cref="IndexStorage"/>; an <see cref="IndexSet"/> runs one per current
+/// build and one per side-by-side rebuild): a background loop that reads the document store's changes feed from the
+/// index's last indexed etag, fills a reused <see cref="IndexBatch"/> until the feed (one snapshot) is exhausted, the batch's memory budget is used or
 /// <see cref="IndexingOptions.MaxBatchDuration"/> has passed, applies it in one transaction, reports the etag as the
 /// store consumer's progress and releases the waiters it passed; then waits for the next commit of the store (no
 /// polling). A document of another collection, or a tombstone, is a delete when the index holds that id.
@@ -17,9 +18,9 @@ namespace Ingest.Indexing.Runtime;
 /// Per change the feed hands out spans into the store's pages; the loop allocates the document id string (an
 /// <see cref="IndexChange"/> holds it) and nothing else once the batch buffers have grown.
 /// </para>
-/// Damaged storage (a <see cref="StorageCorruptionException"/>) stops the loop and marks the runner errored.
+/// Damaged storage (a <see cref="StorageCorruptionException"/>) stops the loop and marks the indexer errored.
 /// </summary>
-internal sealed class IndexRunner : IAsyncDisposable
+internal sealed class Indexer : IAsyncDisposable
 {
     // Bytes a string of n UTF-16 chars takes on the heap, beyond 2n: object header, method table, length, terminator.
     internal const int StringOverheadBytes = 22;
@@ -48,7 +49,7 @@ internal sealed class IndexRunner : IAsyncDisposable
     private bool _storageDisposed;
     private string? _error;
 
-    public IndexRunner(DocumentStore store, IndexStorage storage, string consumerName, IndexingOptions options, ILogger logger)
+    public Indexer(DocumentStore store, IndexStorage storage, string consumerName, IndexingOptions options, ILogger logger)
     {
         _store = store;
         _storage = storage;
@@ -67,9 +68,9 @@ internal sealed class IndexRunner : IAsyncDisposable
     }
 
     /// <summary>Raised on the loop's thread after each commit, with the committed etag.</summary>
-    public event Action<IndexRunner, long>? Committed;
+    public event Action<Indexer, long>? Committed;
 
-    /// <summary>The document-store consumer this runner reports its progress as.</summary>
+    /// <summary>The document-store consumer this indexer reports its progress as.</summary>
     public string ConsumerName => Volatile.Read(ref _consumerName);
 
     public IndexStorage Storage => _storage;
@@ -142,7 +143,7 @@ internal sealed class IndexRunner : IAsyncDisposable
 
     /// <summary>
     /// Moves the progress to consumer <paramref name="name"/> (a side-by-side build becoming the index): registers it,
-    /// reports this runner's etag, then unregisters the old name, so no tombstone this runner has not passed can be
+    /// reports this indexer's etag, then unregisters the old name, so no tombstone this indexer has not passed can be
     /// purged in between. Serialized with the loop's own reports.
     /// </summary>
     public async Task RenameConsumerAsync(string name)
@@ -162,7 +163,7 @@ internal sealed class IndexRunner : IAsyncDisposable
         }
     }
 
-    /// <summary>A reader of the committed index; null once the runner is retired (swapped out or deleted).</summary>
+    /// <summary>A reader of the committed index; null once the indexer is retired (swapped out or deleted).</summary>
     public IndexReader? BeginRead()
     {
         lock (_lock)

@@ -20,12 +20,12 @@ namespace Ingest.Query.AutoIndexes;
 /// </list>
 /// Creation and deletion take one gate, so a sweep never deletes an index a creation is building on.
 /// </summary>
-public sealed partial class AutoIndexCatalog : IAsyncDisposable
+public sealed partial class IndexChooser : IAsyncDisposable
 {
     /// <summary>The file, in the directory given to <see cref="Open"/>, with the last-used times.</summary>
     public const string UsageFileName = "auto-index-usage.json";
 
-    private readonly IndexManager _indexes;
+    private readonly IndexSet _indexes;
     private readonly DocumentStore _store;
     private readonly AutoIndexOptions _options;
     private readonly TimeProvider _time;
@@ -37,7 +37,7 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
     private Task? _sweeping;
     private int _disposed;
 
-    private AutoIndexCatalog(IndexManager indexes, DocumentStore store, AutoIndexUsageLog usage, AutoIndexOptions options, TimeProvider time, ILogger logger)
+    private IndexChooser(IndexSet indexes, DocumentStore store, AutoIndexUsageLog usage, AutoIndexOptions options, TimeProvider time, ILogger logger)
     {
         _indexes = indexes;
         _store = store;
@@ -48,10 +48,10 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
     }
 
     /// <summary>
-    /// Opens the catalog with the last-used times saved in <paramref name="directory"/>. An automatic index without a
+    /// Opens the chooser with the last-used times saved in <paramref name="directory"/>. An automatic index without a
     /// saved time (made just before a crash) counts as used now.
     /// </summary>
-    public static AutoIndexCatalog Open(IndexManager indexes, DocumentStore store, string directory, AutoIndexOptions options, TimeProvider time, ILogger<AutoIndexCatalog> logger)
+    public static IndexChooser Open(IndexSet indexes, DocumentStore store, string directory, AutoIndexOptions options, TimeProvider time, ILogger<IndexChooser> logger)
     {
         ArgumentNullException.ThrowIfNull(indexes);
         ArgumentNullException.ThrowIfNull(store);
@@ -74,7 +74,7 @@ public sealed partial class AutoIndexCatalog : IAsyncDisposable
 
         usage.KeepOnly(automatic);
         usage.Save();
-        return new AutoIndexCatalog(indexes, store, usage, options, time, logger);
+        return new IndexChooser(indexes, store, usage, options, time, logger);
     }
 
     /// <summary>When a query last used the automatic index <paramref name="name"/>; null when it is not known.</summary>
