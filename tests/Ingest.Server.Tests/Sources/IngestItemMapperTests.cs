@@ -1,9 +1,10 @@
 using System.Text;
 using Confluent.Kafka;
 using Ingest.Contracts.DeadLetters;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 using Ingest.Server.Sources;
 using Ingest.Server.Sources.Kafka;
+using Ingest.Server.Sources.Mapping;
 using Ingest.Server.Sources.RabbitMq;
 
 namespace Ingest.Server.Tests.Sources;
@@ -26,7 +27,7 @@ public sealed class IngestItemMapperTests
         Assert.True(System.Runtime.InteropServices.MemoryMarshal.TryGetArray(item.Payload, out var segment));
         Assert.Same(value, segment.Array);
         Assert.Null(item.Rented);
-        Assert.Equal((Position.Origin, Position.Partition, Position.Offset, Position.Epoch), (item.Origin, item.Partition, item.Offset, item.Epoch));
+        Assert.Equal(Position, item.Position);
     }
 
     [Fact]
