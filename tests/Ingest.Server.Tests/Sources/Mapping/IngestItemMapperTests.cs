@@ -7,7 +7,7 @@ using Ingest.Server.Sources.Kafka;
 using Ingest.Server.Sources.Mapping;
 using Ingest.Server.Sources.RabbitMq;
 
-namespace Ingest.Server.Tests.Sources;
+namespace Ingest.Server.Tests.Sources.Mapping;
 
 /// <summary>The one mapping step: whatever breaks while a message is mapped, it becomes a dead letter and keeps what it can.</summary>
 public sealed class IngestItemMapperTests
