@@ -142,7 +142,8 @@ public sealed class WriteBatch
         return _buffer.AsSpan(_used, maxLength);
     }
 
-    internal void CommitKey(int length) => _used += length;
+    /// <summary>Keeps the first <paramref name="length"/> bytes of the key just reserved: the next reservation starts after them.</summary>
+    internal void AdvancePastKey(int length) => _used += length;
 
     internal void SetOperation(int index, in BatchOperation operation) => _operations[index] = operation;
 

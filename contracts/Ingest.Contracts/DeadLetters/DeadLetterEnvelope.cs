@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Diagnostics.CodeAnalysis;
 using System.Text;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 
 namespace Ingest.Contracts.DeadLetters;
 

@@ -3,7 +3,8 @@ using System.Runtime.ExceptionServices;
 using System.Text;
 using System.Text.Json;
 using Ingest.Documents.Ids;
-using Ingest.SharedSource;
+using Ingest.Documents.Json;
+using Ingest.Storage.Threading;
 
 namespace Ingest.Documents.Writing;
 
@@ -146,7 +147,7 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
         ValidateName(op.Name, "id", DocumentStoreOptions.MaxIdBytes, op.Name, index);
         var key = batch.ReserveKey(IdKey.MaxKeyBytes(op.Name.Length), out var offset);
         var length = IdKey.Fold(op.Name, key);
-        batch.CommitKey(length);
+        batch.AdvancePastKey(length);
         op.KeyOffset = offset;
         op.KeyLength = length;
     }

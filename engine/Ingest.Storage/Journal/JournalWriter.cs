@@ -1,5 +1,5 @@
 using System.Runtime.CompilerServices;
-using Ingest.SharedSource;
+using Ingest.Storage.Threading;
 using Ingest.Storage.Paging;
 
 namespace Ingest.Storage.Journal;

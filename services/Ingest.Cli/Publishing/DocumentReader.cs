@@ -2,7 +2,7 @@ using System.Buffers;
 using System.Text;
 using System.Text.Json;
 using System.Text.Unicode;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 
 namespace Ingest.Cli.Publishing;
 

@@ -12,6 +12,9 @@ namespace Ingest.Server.Batching;
 /// (the open one, then its own), and the timer can close the open batch while producers wait,
 /// so at most <c>MaxPendingBatches + 1</c> closed batches plus the open one hold items.
 /// One lock guards all state; adding without waiting allocates nothing.
+/// Over 300 lines for that reason: every method reads or changes the state the one lock guards (the
+/// open batch, the closed queue, the pool, the two signals), so a part split off would share the
+/// lock and its invariants; the closed <see cref="Batch{TItem}"/> is the part that stands alone.
 /// </remarks>
 public sealed class Batcher<TItem> : IDisposable
 {

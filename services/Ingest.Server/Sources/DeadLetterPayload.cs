@@ -1,6 +1,6 @@
 using System.Text;
 using Ingest.Contracts.DeadLetters;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 
 namespace Ingest.Server.Sources;
 

@@ -10,10 +10,7 @@ namespace Ingest.Server.Sources;
 /// <param name="Collection">The collection (puts and deletes).</param>
 /// <param name="Payload">The JSON body of a put, a dead letter's envelope, or a transformed message's body (kept for a dead letter if the store refuses its operations).</param>
 /// <param name="DeadLetterReason">Why the message is a dead letter.</param>
-/// <param name="Origin">The position key: source name and topic or queue, e.g. "orders/orders-topic".</param>
-/// <param name="Partition">The Kafka partition; 0 for RabbitMQ.</param>
-/// <param name="Offset">The Kafka offset, or the AMQP delivery tag.</param>
-/// <param name="Epoch">The source's generation of the partition or channel this came through; stale items are dropped, not written.</param>
+/// <param name="Position">Where the message came from: origin, partition, offset (or delivery tag) and the epoch stale items are dropped by.</param>
 /// <param name="Rented">A pooled array backing <paramref name="Payload"/>, returned once the batch is written.</param>
 /// <param name="Operations">The operations of a <see cref="IngestItemKind.Transformed"/> item.</param>
 /// <param name="Producer">The producer's span from the message's W3C <c>traceparent</c> header, when it has one and spans are recorded.</param>
@@ -28,10 +25,7 @@ public readonly record struct IngestItem(
     string? Collection,
     ReadOnlyMemory<byte> Payload,
     string? DeadLetterReason,
-    string Origin,
-    int Partition,
-    long Offset,
-    int Epoch,
+    ItemPosition Position,
     byte[]? Rented = null,
     IReadOnlyList<ScriptedOperation>? Operations = null,
     System.Diagnostics.ActivityContext Producer = default,
@@ -47,6 +41,15 @@ public readonly record struct IngestItem(
         if (Rented is { } rented)
         {
             System.Buffers.ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    /// <summary>Returns the pooled arrays of every item; none of them may be used afterwards.</summary>
+    public static void ReturnRented(ReadOnlySpan<IngestItem> items)
+    {
+        for (var i = 0; i < items.Length; i++)
+        {
+            items[i].ReturnRented();
         }
     }
 

@@ -1,5 +1,5 @@
-using Ingest.Contracts.Mapping;
 using Ingest.Server.Batching;
+using Ingest.Server.Sources.Mapping;
 
 namespace Ingest.Server.Sources;
 

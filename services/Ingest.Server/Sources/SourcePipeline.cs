@@ -1,6 +1,7 @@
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 using Ingest.Documents;
 using Ingest.Server.Batching;
+using Ingest.Server.Sources.Mapping;
 
 namespace Ingest.Server.Sources;
 
@@ -22,8 +23,8 @@ internal sealed partial class SourcePipeline : IAsyncDisposable
     private long _consumed;
 
     public SourcePipeline(
-        string source, string kind, MappingRules rules, SourceScript? script, DocumentStore store, BatchingOptions batching, IBatchAcknowledger acknowledger,
-        ILoggerFactory loggers, TimeProvider time)
+        string source, string kind, MappingRules rules, SourceScript? script, DocumentStore store, BatchingOptions batching, ISourcePositions positions,
+        IBatchAcknowledger acknowledger, ILoggerFactory loggers, TimeProvider time)
     {
         ArgumentNullException.ThrowIfNull(source);
         ArgumentNullException.ThrowIfNull(kind);
@@ -36,7 +37,7 @@ internal sealed partial class SourcePipeline : IAsyncDisposable
         _fromKafka = kind == "kafka";
         _logger = loggers.CreateLogger<SourcePipeline>();
         Writer = new BatchWriter(
-            source, store, batching, acknowledger, loggers.CreateLogger<BatchWriter>(), time, statistics: null, script is null ? null : TransformAwaiting);
+            source, store, batching, positions, acknowledger, loggers.CreateLogger<BatchWriter>(), time, statistics: null, script is null ? null : TransformAwaiting);
     }
 
     public BatchWriter Writer { get; }
@@ -71,7 +72,7 @@ internal sealed partial class SourcePipeline : IAsyncDisposable
         var transformed = IngestItemMapper.TransformAwaiting(item, _script!, _source, _fromKafka, _rules);
         if (transformed.Kind == IngestItemKind.DeadLetter)
         {
-            LogDeadLetter(_logger, _source, item.Message!.Destination, item.Partition, item.Offset, transformed.DeadLetterReason!);
+            LogDeadLetter(_logger, _source, item.Message!.Destination, item.Position.Partition, item.Position.Offset, transformed.DeadLetterReason!);
         }
 
         return transformed;

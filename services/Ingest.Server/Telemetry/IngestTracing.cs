@@ -1,6 +1,6 @@
 using System.Diagnostics;
 using System.Text;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 using Ingest.Server.Batching;
 using Ingest.Server.Sources;
 

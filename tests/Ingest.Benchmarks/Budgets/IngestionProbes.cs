@@ -1,9 +1,10 @@
 using System.Text;
 using Ingest.Benchmarks.Documents;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 using Ingest.Server.Batching;
 using Ingest.Server.Sources;
 using Ingest.Server.Sources.Kafka;
+using Ingest.Server.Sources.Mapping;
 using Ingest.Server.Sources.RabbitMq;
 
 namespace Ingest.Benchmarks.Budgets;

@@ -1,6 +1,6 @@
-using Ingest.Contracts.Mapping;
 using Ingest.Server.Batching;
 using Ingest.Server.Sources;
+using Ingest.Server.Sources.Mapping;
 using Ingest.Server.Sources.RabbitMq;
 using Microsoft.Extensions.Logging.Abstractions;
 

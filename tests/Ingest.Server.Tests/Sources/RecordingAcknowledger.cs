@@ -5,7 +5,7 @@ using Ingest.Server.Sources;
 namespace Ingest.Server.Tests.Sources;
 
 /// <summary>The source's side of the contract, recording what it is asked to do.</summary>
-internal sealed class RecordingAcknowledger(DocumentStore store) : IBatchAcknowledger
+internal sealed class RecordingAcknowledger(DocumentStore store) : ISourcePositions, IBatchAcknowledger
 {
     public int CurrentEpoch { get; init; }
 
@@ -13,14 +13,14 @@ internal sealed class RecordingAcknowledger(DocumentStore store) : IBatchAcknowl
 
     public bool DocumentsPresentWhenAcknowledged { get; private set; } = true;
 
-    public bool IsCurrent(in IngestItem item) => item.Epoch == CurrentEpoch;
+    public bool IsCurrent(in IngestItem item) => item.Position.Epoch == CurrentEpoch;
 
     public void AddPositions(WriteBatch batch, ReadOnlySpan<IngestItem> items)
     {
         long next = -1;
         foreach (var item in items)
         {
-            next = Math.Max(next, item.Offset + 1);
+            next = Math.Max(next, item.Position.Offset + 1);
         }
 
         batch.SetSourcePosition("test/topic", 0, next);
@@ -31,7 +31,7 @@ internal sealed class RecordingAcknowledger(DocumentStore store) : IBatchAcknowl
         var offsets = new long[batch.Count];
         for (var i = 0; i < batch.Count; i++)
         {
-            offsets[i] = batch[i].Offset;
+            offsets[i] = batch[i].Position.Offset;
             if (batch[i].Kind == IngestItemKind.Put && IsCurrent(batch[i]) && store.Get(batch[i].Id!) is null
                 && batch[i].Id!.Length <= DocumentStoreOptions.MaxIdBytes)
             {

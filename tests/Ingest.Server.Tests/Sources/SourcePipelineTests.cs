@@ -1,7 +1,8 @@
 using System.Text;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 using Ingest.Server.Batching;
 using Ingest.Server.Sources;
+using Ingest.Server.Sources.Mapping;
 using Ingest.Server.Sources.RabbitMq;
 using Microsoft.Extensions.Logging.Abstractions;
 
@@ -67,7 +68,7 @@ public sealed class SourcePipelineTests : IDisposable
         Assert.True(SourceScript.TryCompile(Script, new(TimeSpan.FromMilliseconds(200), 32L * 1024 * 1024), out var script, out var error), error);
         var acknowledger = new RecordingAcknowledger(_temp.Store);
         await using var pipeline = new SourcePipeline(
-            "src", "rabbitmq", new MappingRules(), script, _temp.Store, new BatchingOptions(), acknowledger, NullLoggerFactory.Instance, TimeProvider.System);
+            "src", "rabbitmq", new MappingRules(), script, _temp.Store, new BatchingOptions(), acknowledger, acknowledger, NullLoggerFactory.Instance, TimeProvider.System);
         string[] bodies = ["""{"n":1,"x":"a"}""", """{"n":2,"fail":true}""", """{"n":3,"loop":true}""", "not json", """{"n":5,"x":"e"}"""];
 
         var items = new List<IngestItem>();
@@ -103,7 +104,7 @@ public sealed class SourcePipelineTests : IDisposable
     public void Dispose() => _temp.Dispose();
 
     private SourcePipeline Pipeline(RecordingAcknowledger acknowledger) =>
-        new("src", "rabbitmq", new MappingRules(), script: null, _temp.Store, new BatchingOptions(), acknowledger, NullLoggerFactory.Instance, TimeProvider.System);
+        new("src", "rabbitmq", new MappingRules(), script: null, _temp.Store, new BatchingOptions(), acknowledger, acknowledger, NullLoggerFactory.Instance, TimeProvider.System);
 
     private static IncomingMessage Amqp(ReadOnlySpan<byte> body, string messageId) => IncomingMessage.FromAmqp("queue", messageId, body, null);
 }

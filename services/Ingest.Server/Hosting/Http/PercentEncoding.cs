@@ -1,4 +1,4 @@
-using Ingest.SharedSource;
+using Ingest.Documents.Json;
 
 namespace Ingest.Server.Hosting.Http;
 

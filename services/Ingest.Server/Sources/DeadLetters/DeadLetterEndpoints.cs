@@ -1,10 +1,10 @@
 using Ingest.Contracts.DeadLetters;
 using Ingest.Contracts.Http;
-using Ingest.Contracts.Mapping;
 using Ingest.Contracts.Messages;
 using Ingest.Documents;
-using Ingest.Server.Sources;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Sources;
+using Ingest.Server.Sources.Mapping;
 
 namespace Ingest.Server.Sources.DeadLetters;
 

@@ -1,12 +1,12 @@
 using Confluent.Kafka;
-using Ingest.Contracts.Mapping;
 
 namespace Ingest.Server.Sources.Kafka;
 
 /// <summary>
-/// The consume thread: the only thread that touches the consumer. It polls, hands each record
-/// through the source's pipeline to the writer, lets the flow control wait when the writer has no
-/// room, stores durable offsets, and on a graceful stop drains, stores and leaves the group.
+/// The consume thread: the only thread that touches the consumer. It polls, runs a waiting reset
+/// between polls, hands each record to the <see cref="KafkaRecordHandler"/> (which waits while the
+/// writer has no room), does the <see cref="KafkaHousekeeping"/> (durable offsets to the client's
+/// offset store), and on a graceful stop leaves the group through the <see cref="KafkaRebalanceHandler"/>.
 /// librdkafka runs the rebalance, error, statistics and log callbacks on this thread too.
 /// </summary>
 internal sealed partial class KafkaConsumeLoop
@@ -17,15 +17,11 @@ internal sealed partial class KafkaConsumeLoop
     private readonly string _source;
     private readonly IConsumer<byte[]?, byte[]?> _consumer;
     private readonly IReadOnlyList<string> _topics;
-    private readonly SourcePipeline _pipeline;
-    private readonly KafkaPartitionTable _partitions;
-    private readonly KafkaConnectionStatus _connection;
-    private readonly KafkaOffsetStorer _offsets;
-    private readonly Action<IConsumer<byte[]?, byte[]?>> _housekeeping;
-    private readonly KafkaFlowControl _flow;
+    private readonly KafkaRecordHandler _records;
+    private readonly KafkaHousekeeping _housekeeping;
     private readonly KafkaRebalanceHandler _rebalance;
     private readonly KafkaReset _reset;
-    private readonly KafkaHeadersView _headers = new();
+    private readonly KafkaConnectionStatus _connection;
     private readonly CancellationToken _stopping;
     private readonly CancellationToken _abandon;
     private readonly ILogger _logger;
@@ -33,23 +29,19 @@ internal sealed partial class KafkaConsumeLoop
     private readonly Thread _thread;
 
     public KafkaConsumeLoop(
-        string source, IConsumer<byte[]?, byte[]?> consumer, IReadOnlyList<string> topics, SourcePipeline pipeline, KafkaPartitionTable partitions,
-        KafkaConnectionStatus connection, KafkaOffsetStorer offsets, Action<IConsumer<byte[]?, byte[]?>> housekeeping, KafkaFlowControl flow,
-        KafkaRebalanceHandler rebalance, KafkaReset reset, CancellationToken stopping, CancellationToken abandon, ILogger logger)
+        string source, IConsumer<byte[]?, byte[]?> consumer, IReadOnlyList<string> topics, KafkaRecordHandler records, KafkaHousekeeping housekeeping,
+        KafkaRebalanceHandler rebalance, KafkaReset reset, KafkaConnectionStatus connection, KafkaShutdown shutdown, ILogger logger)
     {
         _source = source;
         _consumer = consumer;
         _topics = topics;
-        _pipeline = pipeline;
-        _partitions = partitions;
-        _connection = connection;
-        _offsets = offsets;
+        _records = records;
         _housekeeping = housekeeping;
-        _flow = flow;
         _rebalance = rebalance;
         _reset = reset;
-        _stopping = stopping;
-        _abandon = abandon;
+        _connection = connection;
+        _stopping = shutdown.Stopping;
+        _abandon = shutdown.Abandoning;
         _logger = logger;
         _thread = new Thread(Run) { IsBackground = true, Name = $"kafka:{source}" };
     }
@@ -74,10 +66,10 @@ internal sealed partial class KafkaConsumeLoop
                     var result = consumer.Consume(PollTimeout);
                     if (result is not null && !result.IsPartitionEOF)
                     {
-                        Handle(consumer, result);
+                        _records.Handle(consumer, result);
                     }
 
-                    _housekeeping(consumer);
+                    _housekeeping.RunIfDue(consumer);
                 }
                 catch (KafkaException ex)
                 {
@@ -90,7 +82,7 @@ internal sealed partial class KafkaConsumeLoop
                 {
                     break;
                 }
-                catch (Exception ex) when (!_pipeline.Writer.IsStopped)
+                catch (Exception ex) when (!_records.WriterStopped)
                 {
                     // E.g. the store failing a position read in a rebalance callback: keep the
                     // group membership alive and try again rather than go quiet.
@@ -102,9 +94,7 @@ internal sealed partial class KafkaConsumeLoop
 
             if (!_abandon.IsCancellationRequested)
             {
-                _rebalance.DrainWriter("stop");
-                _offsets.StoreOffsets(consumer, final: true);
-                consumer.Close();
+                _rebalance.Leave(consumer);
                 LogClosed(_logger, _source);
             }
         }
@@ -126,35 +116,6 @@ internal sealed partial class KafkaConsumeLoop
             }
 
             _stopped.TrySetResult();
-        }
-    }
-
-    private void Handle(IConsumer<byte[]?, byte[]?> consumer, ConsumeResult<byte[]?, byte[]?> result)
-    {
-        _connection.RecordContact();
-        var message = result.Message;
-        var topic = result.Topic;
-        var partition = result.Partition.Value;
-        var state = _partitions.Get(topic, partition, out var epoch);
-        var position = new ItemPosition(state.Origin, partition, result.Offset.Value, epoch);
-        var key = message.Key;
-        var value = message.Value;
-        var headers = message.Headers is { Count: > 0 } present ? present : null;
-        _headers.Headers = headers;
-        var incoming = IncomingMessage.FromKafka(topic, key, key is not null, value, value is null, headers is null ? null : _headers);
-
-        // Confluent allocates a fresh array per record: a put keeps it, no copy.
-        var item = _pipeline.Map(incoming, _headers, value, position);
-        _headers.Headers = null;
-        try
-        {
-            _flow.WaitFor(consumer, _pipeline.AddAsync(item, _abandon));
-        }
-        catch
-        {
-            // Not taken: read it again rather than let a later offset become durable past it.
-            consumer.Seek(result.TopicPartitionOffset);
-            throw;
         }
     }
 

@@ -9,11 +9,14 @@ namespace Ingest.Server.Sources.Kafka;
 /// callbacks stay alive. Records that still arrive while paused are rewound to at resume, never
 /// dropped nor buffered. Consume thread only, except <see cref="IsPaused"/>.
 /// </summary>
-internal sealed partial class KafkaFlowControl(string source, KafkaConnectionStatus connection, Action<IConsumer<byte[]?, byte[]?>> housekeeping, ILogger logger)
+/// <param name="pauseAfter">How long a wait blocks before fetching pauses; 1 s unless a test says otherwise.</param>
+internal sealed partial class KafkaFlowControl(
+    string source, KafkaConnectionStatus connection, KafkaHousekeeping housekeeping, ILogger logger, TimeSpan? pauseAfter = null)
 {
-    private static readonly TimeSpan PauseAfter = TimeSpan.FromSeconds(1);
+    private static readonly TimeSpan DefaultPauseAfter = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan PausedPollTimeout = TimeSpan.FromMilliseconds(20);
 
+    private readonly TimeSpan _pauseAfter = pauseAfter ?? DefaultPauseAfter;
     private readonly Dictionary<TopicPartition, long> _rewinds = [];
     private int _assignmentVersion;
     private volatile bool _paused;
@@ -47,7 +50,7 @@ internal sealed partial class KafkaFlowControl(string source, KafkaConnectionSta
         // partition, which at every full batch cut throughput by an order of magnitude.
         // Meanwhile librdkafka's own prefetch queue (queued.max.messages.kbytes) bounds memory.
         var task = pending.AsTask();
-        if (Task.WaitAny([task], PauseAfter) < 0)
+        if (Task.WaitAny([task], _pauseAfter) < 0)
         {
             WaitPaused(consumer, task);
         }
@@ -60,7 +63,7 @@ internal sealed partial class KafkaFlowControl(string source, KafkaConnectionSta
     private void WaitPaused(IConsumer<byte[]?, byte[]?> consumer, Task pending)
     {
         _paused = true;
-        LogPaused(logger, source, PauseAfter);
+        LogPaused(logger, source, _pauseAfter);
         var started = Stopwatch.GetTimestamp();
         var pausedVersion = -1;
         _rewinds.Clear();
@@ -87,7 +90,7 @@ internal sealed partial class KafkaFlowControl(string source, KafkaConnectionSta
                         }
                     }
 
-                    housekeeping(consumer);
+                    housekeeping.RunIfDue(consumer);
                 }
                 catch (ConsumeException ex)
                 {

@@ -1,5 +1,5 @@
 using Confluent.Kafka;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 
 namespace Ingest.Server.Sources.Kafka;
 

@@ -6,9 +6,10 @@ namespace Ingest.Server.Sources.Kafka;
 /// <summary>
 /// A Kafka source's bookkeeping per topic partition, shared by its consume thread (assignments,
 /// epochs, commits) and its writer's thread (what is current, what became durable). Offsets kept
-/// here are "next" offsets, as Kafka commits and the store keeps them.
+/// here are "next" offsets, as Kafka commits and the store keeps them. It is the source's
+/// <see cref="ISourcePositions"/>: the writer asks it which items are current and which offsets commit.
 /// </summary>
-internal sealed class KafkaPartitionTable
+internal sealed class KafkaPartitionTable : ISourcePositions
 {
     private readonly string _source;
     private readonly Lock _gate = new();
@@ -86,7 +87,7 @@ internal sealed class KafkaPartitionTable
     {
         lock (_gate)
         {
-            return Find(item.Origin, item.Partition) is { Assigned: true } state && state.Epoch == item.Epoch;
+            return Find(item.Position.Origin, item.Position.Partition) is { Assigned: true } state && state.Epoch == item.Position.Epoch;
         }
     }
 
@@ -248,12 +249,12 @@ internal sealed class KafkaPartitionTable
             KafkaPartitionState? last = null;
             for (var i = 0; i < items.Length; i++)
             {
-                ref readonly var item = ref items[i];
-                var state = last is not null && ReferenceEquals(last.Origin, item.Origin) && last.Partition == item.Partition
+                var position = items[i].Position;
+                var state = last is not null && ReferenceEquals(last.Origin, position.Origin) && last.Partition == position.Partition
                     ? last
-                    : Find(item.Origin, item.Partition);
+                    : Find(position.Origin, position.Partition);
                 last = state;
-                if (state is null || (!writtenItems && (!state.Assigned || state.Epoch != item.Epoch)))
+                if (state is null || (!writtenItems && (!state.Assigned || state.Epoch != position.Epoch)))
                 {
                     continue;
                 }
@@ -263,9 +264,9 @@ internal sealed class KafkaPartitionTable
                     _touched.Add(state);
                 }
 
-                if (item.Offset > state.BatchMax)
+                if (position.Offset > state.BatchMax)
                 {
-                    state.BatchMax = item.Offset;
+                    state.BatchMax = position.Offset;
                 }
             }
         }

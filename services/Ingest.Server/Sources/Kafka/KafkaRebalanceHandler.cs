@@ -40,6 +40,17 @@ internal sealed partial class KafkaRebalanceHandler(
         }
     }
 
+    /// <summary>
+    /// A graceful stop: everything consumed becomes durable and its offsets stored for the group,
+    /// then the consumer leaves it (which runs <see cref="OnRevoked"/> once more).
+    /// </summary>
+    public void Leave(IConsumer<byte[]?, byte[]?> consumer)
+    {
+        DrainWriter("stop");
+        offsets.StoreOffsets(consumer, final: true);
+        consumer.Close();
+    }
+
     public IEnumerable<TopicPartitionOffset> OnAssigned(IConsumer<byte[]?, byte[]?> consumer, List<TopicPartition> assigned)
     {
         // Anything still in flight for earlier assignments lands first, so the positions read

@@ -13,10 +13,12 @@ namespace Ingest.Server.Sources.Kafka;
 /// </summary>
 /// <remarks>
 /// The parts, each with one job: <see cref="SourcePipeline"/> (mapping, counting, the writer),
-/// <see cref="KafkaConsumeLoop"/> (the consume thread), <see cref="KafkaFlowControl"/> (waiting
-/// for the writer), <see cref="KafkaOffsetStorer"/> (durable offsets to the client's offset
-/// store), <see cref="KafkaRebalanceHandler"/> (assignments), <see cref="KafkaPartitionTable"/>
-/// (per-partition bookkeeping shared with the writer's thread), <see cref="KafkaConnectionStatus"/>,
+/// <see cref="KafkaConsumeLoop"/> (the consume thread), <see cref="KafkaRecordHandler"/> (one record
+/// to the writer), <see cref="KafkaFlowControl"/> (waiting for the writer), <see cref="KafkaHousekeeping"/>
+/// with <see cref="KafkaOffsetStorer"/> (durable offsets to the client's offset store),
+/// <see cref="KafkaRebalanceHandler"/> (assignments, leaving the group), <see cref="KafkaPartitionTable"/>
+/// (per-partition bookkeeping shared with the writer's thread, and the writer's <see cref="ISourcePositions"/>),
+/// <see cref="KafkaConnectionStatus"/>, <see cref="KafkaShutdown"/> (the ways to stop),
 /// <see cref="KafkaReset"/> (moving the stored positions on request, with <see cref="KafkaOffsetResolver"/>).
 /// docs/message-lifecycle.md follows one message through them.
 /// </remarks>
@@ -31,14 +33,12 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private readonly SourcePipeline _pipeline;
     private readonly KafkaPartitionTable _partitions;
     private readonly KafkaConnectionStatus _connection = new();
-    private readonly KafkaOffsetStorer _offsets;
     private readonly KafkaFlowControl _flow;
     private readonly KafkaRebalanceHandler _rebalance;
     private readonly KafkaReset _reset;
-    private readonly Action<IConsumer<byte[]?, byte[]?>> _housekeeping;
-    private readonly CancellationTokenSource _stopping = new();
-    private readonly CancellationTokenSource _abandon = new();
-    private readonly CancellationTokenSource _drainCancel = new();
+    private readonly KafkaHousekeeping _housekeeping;
+    private readonly KafkaRecordHandler _records;
+    private readonly KafkaShutdown _shutdown = new();
     private KafkaConsumeLoop? _loop;
     private int _disposed;
 
@@ -54,18 +54,14 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         _logger = loggers.CreateLogger<KafkaSource>();
         _partitions = new KafkaPartitionTable(name);
         Script = options.CompileScript(name);
-        _pipeline = new SourcePipeline(name, Kind, Rules, Script, store, batching, this, loggers, time);
-        _offsets = new KafkaOffsetStorer(name, _partitions, _logger);
-        var watermarks = new KafkaWatermarkRefresher(_partitions);
-        _housekeeping = consumer =>
-        {
-            _offsets.StoreIfDue(consumer);
-            watermarks.RefreshIfDue(consumer);
-        };
+        _pipeline = new SourcePipeline(name, Kind, Rules, Script, store, batching, _partitions, this, loggers, time);
+        var offsets = new KafkaOffsetStorer(name, _partitions, _logger);
+        _housekeeping = new KafkaHousekeeping(offsets, new KafkaWatermarkRefresher(_partitions));
         _flow = new KafkaFlowControl(name, _connection, _housekeeping, _logger);
+        _records = new KafkaRecordHandler(_pipeline, _partitions, _connection, _flow, _shutdown.Abandoning);
         _rebalance = new KafkaRebalanceHandler(
-            name, store, _partitions, _pipeline.Writer, _offsets, _flow, _connection, _abandon.Token, _drainCancel.Token, _logger);
-        _reset = new KafkaReset(name, store, _partitions, _pipeline.Writer, new KafkaOffsetResolver(name, options.Topics), _drainCancel.Token, _logger);
+            name, store, _partitions, _pipeline.Writer, offsets, _flow, _connection, _shutdown.Abandoning, _shutdown.DrainGivenUp, _logger);
+        _reset = new KafkaReset(name, store, _partitions, _pipeline.Writer, new KafkaOffsetResolver(name, options.Topics), _shutdown.DrainGivenUp, _logger);
     }
 
     /// <summary>The source's batch writer figures (for tests and /stats).</summary>
@@ -79,9 +75,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             throw new InvalidOperationException($"Kafka source '{Name}' is already started.");
         }
 
-        _loop = new KafkaConsumeLoop(
-            Name, BuildConsumer(), _options.Topics, _pipeline, _partitions, _connection, _offsets, _housekeeping, _flow, _rebalance, _reset,
-            _stopping.Token, _abandon.Token, _logger);
+        _loop = new KafkaConsumeLoop(Name, BuildConsumer(), _options.Topics, _records, _housekeeping, _rebalance, _reset, _connection, _shutdown, _logger);
         _loop.Start();
         return Task.CompletedTask;
     }
@@ -96,9 +90,9 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
         // If the host's patience runs out, stop waiting for the store: what is not durable is
         // not committed anywhere, so the broker redelivers it.
-        using (cancellationToken.Register(static state => ((CancellationTokenSource)state!).Cancel(), _drainCancel))
+        using (_shutdown.GiveUpDrainingWhen(cancellationToken))
         {
-            await _stopping.CancelAsync().ConfigureAwait(false);
+            await _shutdown.StopAsync().ConfigureAwait(false);
             try
             {
                 // Close() waits for the group coordinator; with the broker gone it can wait a long
@@ -120,7 +114,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     {
         ArgumentNullException.ThrowIfNull(target);
         var loop = _loop;
-        if (loop is null || _stopping.IsCancellationRequested || loop.Stopped.IsCompleted)
+        if (loop is null || _shutdown.Stopping.IsCancellationRequested || loop.Stopped.IsCompleted)
         {
             throw new SourceResetException(SourceResetProblem.Unavailable, $"Kafka source '{Name}' is not running; nothing was reset.");
         }
@@ -163,9 +157,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
         // Without a graceful stop: give up at once; nothing more is stored for the group, and
         // what the store has durably is where the next assignment resumes.
-        await _abandon.CancelAsync().ConfigureAwait(false);
-        await _drainCancel.CancelAsync().ConfigureAwait(false);
-        await _stopping.CancelAsync().ConfigureAwait(false);
+        await _shutdown.AbandonAsync().ConfigureAwait(false);
         var threadFinished = true;
         if (_loop is not null)
         {
@@ -187,15 +179,9 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         {
             // A thread left behind still reads these (their tokens, their wait handles): they stay
             // undisposed for it, and are collected with it.
-            _stopping.Dispose();
-            _abandon.Dispose();
-            _drainCancel.Dispose();
+            _shutdown.Dispose();
         }
     }
-
-    bool IBatchAcknowledger.IsCurrent(in IngestItem item) => _partitions.IsCurrent(item);
-
-    void IBatchAcknowledger.AddPositions(WriteBatch batch, ReadOnlySpan<IngestItem> items) => _partitions.AddPositions(batch, items);
 
     ValueTask IBatchAcknowledger.AcknowledgeAsync(Batch<IngestItem> batch, CancellationToken cancellationToken)
     {

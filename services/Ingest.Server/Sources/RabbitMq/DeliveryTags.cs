@@ -15,9 +15,10 @@ internal static class DeliveryTags
         ulong highest = 0;
         for (var i = 0; i < items.Length; i++)
         {
-            if (items[i].Epoch == generation && items[i].Offset > 0 && (ulong)items[i].Offset > highest)
+            var position = items[i].Position;
+            if (position.Epoch == generation && position.Offset > 0 && (ulong)position.Offset > highest)
             {
-                highest = (ulong)items[i].Offset;
+                highest = (ulong)position.Offset;
             }
         }
 

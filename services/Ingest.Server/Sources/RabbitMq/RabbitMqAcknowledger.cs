@@ -35,7 +35,7 @@ internal sealed partial class RabbitMqAcknowledger(string source, RabbitMqSessio
             var acknowledged = 0;
             for (var i = 0; i < items.Length; i++)
             {
-                acknowledged += items[i].Epoch == generation ? 1 : 0;
+                acknowledged += items[i].Position.Epoch == generation ? 1 : 0;
             }
 
             // Counted before sending, so the count never trails what the broker has processed.

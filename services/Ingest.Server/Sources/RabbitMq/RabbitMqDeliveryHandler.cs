@@ -1,4 +1,5 @@
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
+using Ingest.Server.Sources.Mapping;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 

@@ -149,49 +149,14 @@ internal sealed partial class RabbitMqSession
         await channel.BasicQosAsync(0, _prefetch, global: false, cancellationToken).ConfigureAwait(false);
         if (_options.DeclareQueues)
         {
-            foreach (var queue in _queues)
-            {
-                await DeclareAsync(channel, queue, cancellationToken).ConfigureAwait(false);
-            }
+            await RabbitMqConsumers.DeclareAsync(channel, _queues, cancellationToken).ConfigureAwait(false);
         }
 
         var generation = _state.NextGeneration();
-        var tags = new string[_queues.Length];
-        for (var i = 0; i < _queues.Length; i++)
-        {
-            var index = i;
-            var consumer = new AsyncEventingBasicConsumer(channel);
-            consumer.ReceivedAsync += (_, delivery) => _onDelivery(index, delivery);
-            try
-            {
-                tags[i] = await channel.BasicConsumeAsync(_queues[i], autoAck: false, consumer, cancellationToken).ConfigureAwait(false);
-            }
-            catch (OperationInterruptedException ex) when (ex.ShutdownReason?.ReplyCode == Constants.NotFound)
-            {
-                throw new InvalidOperationException(
-                    $"RabbitMQ queue '{_queues[i]}' does not exist (and {nameof(RabbitMqSourceOptions.DeclareQueues)} is off): {ex.ShutdownReason.ReplyText}", ex);
-            }
-        }
-
-        _consumerTags = tags;
+        _consumerTags = await RabbitMqConsumers.StartAsync(channel, _queues, _onDelivery, cancellationToken).ConfigureAwait(false);
         _state.RecordConnected();
         LogConnected(_logger, _source, RabbitMqEndpoint.Redact(_options.Uri!), _queues.Length, _prefetch, generation);
         return broken.Task;
-    }
-
-    private static async Task DeclareAsync(IChannel channel, string queue, CancellationToken cancellationToken)
-    {
-        try
-        {
-            await channel.QueueDeclareAsync(queue, durable: true, exclusive: false, autoDelete: false, arguments: null, cancellationToken: cancellationToken)
-                .ConfigureAwait(false);
-        }
-        catch (OperationInterruptedException ex) when (ex.ShutdownReason?.ReplyCode == Constants.PreconditionFailed)
-        {
-            throw new InvalidOperationException(
-                $"RabbitMQ queue '{queue}' exists with other settings than the source declares (durable, not exclusive, not auto-delete, " +
-                $"no arguments): {ex.ShutdownReason.ReplyText}. Set {nameof(RabbitMqSourceOptions.DeclareQueues)}=false to consume it as it is.", ex);
-        }
     }
 
     private Task OnConnectionShutdownAsync(object sender, ShutdownEventArgs e)
@@ -241,13 +206,9 @@ internal sealed partial class RabbitMqSession
 
         foreach (var tag in _consumerTags)
         {
-            try
+            if (await RabbitMqConsumers.TryCancelAsync(channel, tag, cancellationToken).ConfigureAwait(false) is { } failure)
             {
-                await channel.BasicCancelAsync(tag, noWait: false, cancellationToken).ConfigureAwait(false);
-            }
-            catch (Exception ex) when (ex is OperationInterruptedException or AlreadyClosedException or TimeoutException or OperationCanceledException)
-            {
-                LogCancelFailed(_logger, _source, tag, ex.Message);
+                LogCancelFailed(_logger, _source, tag, failure);
             }
         }
     }

@@ -18,7 +18,7 @@ namespace Ingest.Server.Sources.RabbitMq;
 /// <see cref="RabbitMqAcknowledger"/> (acks and requeues), <see cref="RabbitMqLagMonitor"/>.
 /// docs/message-lifecycle.md follows one message through them.
 /// </remarks>
-public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
+public sealed partial class RabbitMqSource : IngestSource, ISourcePositions, IBatchAcknowledger
 {
     private static readonly TimeSpan HandlerTimeout = TimeSpan.FromSeconds(5);
 
@@ -65,7 +65,7 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
         _prefetch = (ushort)Math.Clamp(Math.Max(options.Prefetch, batching.MaxMessages), 1, ushort.MaxValue);
         _logger = loggers.CreateLogger<RabbitMqSource>();
         Script = options.CompileScript(name);
-        _pipeline = new SourcePipeline(name, Kind, Rules, Script, store, batching, this, loggers, time);
+        _pipeline = new SourcePipeline(name, Kind, Rules, Script, store, batching, this, this, loggers, time);
         _session = new RabbitMqSession(name, options, _queues, _prefetch, time, (queue, delivery) => _deliveries!.OnReceivedAsync(queue, delivery), _logger);
         _acknowledger = new RabbitMqAcknowledger(name, _session, _logger);
         _deliveries = new RabbitMqDeliveryHandler(_queues, origins, _pipeline, _session, _acknowledger, _abortAdds.Token);
@@ -178,7 +178,7 @@ public sealed partial class RabbitMqSource : IngestSource, IBatchAcknowledger
 
     /// <inheritdoc/>
     /// <remarks>Items from a channel generation that has since been lost are dropped: the broker redelivers them.</remarks>
-    public bool IsCurrent(in IngestItem item) => item.Epoch == _session.Generation;
+    public bool IsCurrent(in IngestItem item) => item.Position.Epoch == _session.Generation;
 
     /// <inheritdoc/>
     /// <remarks>

@@ -1,7 +1,8 @@
 using System.Text;
 using Confluent.Kafka;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 using Ingest.Server.Sources.Kafka;
+using Ingest.Server.Sources.Mapping;
 
 namespace Ingest.Server.Tests.Sources.Kafka;
 

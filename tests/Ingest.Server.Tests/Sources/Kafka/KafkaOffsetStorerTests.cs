@@ -32,7 +32,7 @@ public sealed class KafkaOffsetStorerTests(BrokerFixture brokers)
         var storer = new KafkaOffsetStorer("src", partitions, NullLogger.Instance);
 
         // Partition 0 has a durable batch up to offset 41; partition 1 has nothing durable.
-        partitions.RecordDurable([new IngestItem(IngestItemKind.Put, "a", "c", "{}"u8.ToArray(), null, p0.Origin, 0, 41, 0)]);
+        partitions.RecordDurable([new IngestItem(IngestItemKind.Put, "a", "c", "{}"u8.ToArray(), null, new ItemPosition(p0.Origin, 0, 41, 0))]);
         Assert.True(storer.StoreOffsets(consumer, final: true));
         var unstored = new List<TopicPartitionOffset>();
         Assert.Equal(0, partitions.CollectUnstored(unstored));

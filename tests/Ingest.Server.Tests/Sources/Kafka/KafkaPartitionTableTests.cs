@@ -149,8 +149,8 @@ public sealed class KafkaPartitionTableTests
     }
 
     private static IngestItem Put(KafkaPartitionState state, long offset, int epoch = 0) =>
-        new(IngestItemKind.Put, $"id-{offset}", "c", "{}"u8.ToArray(), null, state.Origin, state.Partition, offset, epoch);
+        new(IngestItemKind.Put, $"id-{offset}", "c", "{}"u8.ToArray(), null, new ItemPosition(state.Origin, state.Partition, offset, epoch));
 
     private static IngestItem DeadLetter(KafkaPartitionState state, long offset) =>
-        new(IngestItemKind.DeadLetter, null, null, "raw"u8.ToArray(), "bad", state.Origin, state.Partition, offset, 0);
+        new(IngestItemKind.DeadLetter, null, null, "raw"u8.ToArray(), "bad", new ItemPosition(state.Origin, state.Partition, offset, 0));
 }

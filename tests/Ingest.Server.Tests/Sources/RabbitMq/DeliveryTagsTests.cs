@@ -6,7 +6,7 @@ namespace Ingest.Server.Tests.Sources.RabbitMq;
 public sealed class DeliveryTagsTests
 {
     private static IngestItem Item(long tag, int generation) =>
-        new(IngestItemKind.Delete, "id", "c", default, null, "s/q", 0, tag, generation);
+        new(IngestItemKind.Delete, "id", "c", default, null, new ItemPosition("s/q", 0, tag, generation));
 
     [Fact]
     public void The_highest_tag_of_the_current_generation_acknowledges_the_batch()

@@ -1,9 +1,8 @@
 using System.Text;
 using System.Text.Json;
-using Ingest.SharedSource;
-using Ingest.Testing;
+using Ingest.Documents.Json;
 
-namespace Ingest.Contracts.Tests.Mapping;
+namespace Ingest.Documents.Tests.Json;
 
 /// <summary>
 /// The fast check may say "not proven" to anything, but must never accept what Utf8JsonReader

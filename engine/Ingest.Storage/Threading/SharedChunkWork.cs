@@ -1,14 +1,13 @@
-namespace Ingest.SharedSource;
+namespace Ingest.Storage.Threading;
 
 /// <summary>
 /// Work cut into numbered chunks that the calling thread and one thread-pool thread take from a
 /// shared counter. The caller never waits for the helper to start: if the helper has not started
 /// when the chunks run out, it is told not to, so a busy pool costs only the queueing; if it has,
 /// the caller waits for the one chunk it is on. Reusable once <see cref="RunChunks"/> returns.
-/// This file is compiled into Ingest.Documents (batch validation) and Ingest.Storage (journal diffs),
-/// which may not see each other's internals.
+/// The journal's diff encoding uses it, and so does the document store's batch validation.
 /// </summary>
-internal abstract class SharedChunkWork : IThreadPoolWorkItem
+public abstract class SharedChunkWork : IThreadPoolWorkItem
 {
     private const int NotStarted = 0;
     private const int Running = 1;

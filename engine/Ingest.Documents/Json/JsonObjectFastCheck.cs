@@ -2,7 +2,7 @@ using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.Intrinsics;
 
-namespace Ingest.SharedSource;
+namespace Ingest.Documents.Json;
 
 /// <summary>
 /// A one-pass syntax check for the common case: a body that is one well-formed JSON object. It
@@ -15,9 +15,9 @@ namespace Ingest.SharedSource;
 /// sixteen bytes at a time and keeps no token state, which makes the check several times cheaper.
 /// It does not check UTF-8: callers run <see cref="Utf8Validation"/> over the whole body first, as
 /// they must for the reader too.
-/// Compiled into Ingest.Contracts (the message mapper) and Ingest.Documents (the store's batch validation).
+/// Used by the store's batch validation and the server's message mapper.
 /// </summary>
-internal static class JsonObjectFastCheck
+public static class JsonObjectFastCheck
 {
     // The deepest nesting tracked on the stack; deeper bodies take the reader's path.
     private const int MaxTrackedDepth = 256;

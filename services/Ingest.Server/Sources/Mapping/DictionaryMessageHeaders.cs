@@ -1,6 +1,7 @@
 using System.Text;
+using Ingest.Contracts.Messages;
 
-namespace Ingest.Contracts.Mapping;
+namespace Ingest.Server.Sources.Mapping;
 
 /// <summary>
 /// Headers held in a dictionary, the shape AMQP clients hand out for application properties.

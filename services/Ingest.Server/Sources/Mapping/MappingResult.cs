@@ -1,6 +1,7 @@
+using Ingest.Contracts.DeadLetters;
 using Ingest.Contracts.Messages;
 
-namespace Ingest.Contracts.Mapping;
+namespace Ingest.Server.Sources.Mapping;
 
 /// <summary>
 /// What <see cref="MessageMapper.Map"/> made of a message: either a document operation or a dead

@@ -1,4 +1,4 @@
-namespace Ingest.Contracts.Mapping;
+namespace Ingest.Contracts.Messages;
 
 /// <summary>
 /// A message as the broker delivered it, viewed in place: the spans point into the client's
@@ -55,7 +55,8 @@ public readonly ref struct IncomingMessage
     /// <summary>The headers; null when the message has none.</summary>
     public IMessageHeaders? Headers { get; }
 
-    internal bool TryGetHeader(string name, out ReadOnlySpan<byte> utf8Value)
+    /// <summary>Gets a header's UTF-8 value; false when the message has no such header (or none at all).</summary>
+    public bool TryGetHeader(string name, out ReadOnlySpan<byte> utf8Value)
     {
         if (Headers is not null)
         {

@@ -1,4 +1,6 @@
-namespace Ingest.Contracts.Mapping;
+using Ingest.Contracts.DeadLetters;
+
+namespace Ingest.Server.Sources.Mapping;
 
 /// <summary>
 /// How one source turns messages into documents. The id comes from, in this order: the

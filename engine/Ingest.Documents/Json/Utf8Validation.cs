@@ -2,17 +2,15 @@ using System.Buffers;
 using System.Runtime.CompilerServices;
 using System.Text.Unicode;
 
-namespace Ingest.SharedSource;
+namespace Ingest.Documents.Json;
 
 /// <summary>
 /// Strict UTF-8 checks that say where the first bad byte is. <c>Utf8JsonReader</c> checks JSON
 /// structure but not the bytes inside strings, so without this a body with <c>FF</c>, an overlong
 /// <c>C0 AF</c>, an encoded surrogate <c>ED A0 80</c> or a cut-off sequence would pass as JSON.
-/// This file is compiled into Ingest.Contracts (the message mapper) and Ingest.Documents (the store's
-/// batch validation), which may not reference each other; Ingest.Server (percent-decoded ids) uses
-/// Ingest.Documents' copy, whose internals it sees.
+/// The store's batch validation uses it, and so does the server (its message mapper, percent-decoded ids).
 /// </summary>
-internal static class Utf8Validation
+public static class Utf8Validation
 {
     /// <summary>The offset of the first byte that does not start a valid UTF-8 sequence, or -1 when all of it is valid.</summary>
     /// <remarks>The common case is one vectorised pass that allocates nothing; only a bad body pays for locating the byte.</remarks>

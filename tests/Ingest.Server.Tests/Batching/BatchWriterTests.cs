@@ -2,9 +2,10 @@ using System.Text;
 using Ingest.Documents;
 using Ingest.Server.Batching;
 using Ingest.Server.Sources;
+using Ingest.Server.Tests.Sources;
 using Microsoft.Extensions.Logging.Abstractions;
 
-namespace Ingest.Server.Tests.Sources;
+namespace Ingest.Server.Tests.Batching;
 
 public sealed class BatchWriterTests : IDisposable
 {
@@ -16,7 +17,7 @@ public sealed class BatchWriterTests : IDisposable
     public async Task A_batch_commits_documents_dead_letters_and_positions_together_before_it_is_acknowledged()
     {
         var source = new RecordingAcknowledger(Store);
-        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 3 }, source, NullLogger.Instance);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 3 }, source, source, NullLogger.Instance);
 
         await writer.AddAsync(Put("a", 0));
         await writer.AddAsync(DeadLetter(1));
@@ -42,10 +43,10 @@ public sealed class BatchWriterTests : IDisposable
     public async Task Items_the_source_no_longer_owns_are_dropped_not_written()
     {
         var source = new RecordingAcknowledger(Store) { CurrentEpoch = 2 };
-        await using var writer = new BatchWriter("test", Store, new BatchingOptions(), source, NullLogger.Instance);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions(), source, source, NullLogger.Instance);
 
-        await writer.AddAsync(Put("old", 0) with { Epoch = 1 });
-        await writer.AddAsync(Put("new", 1) with { Epoch = 2 });
+        await writer.AddAsync(Put("old", 0, epoch: 1));
+        await writer.AddAsync(Put("new", 1, epoch: 2));
         await writer.DrainAsync();
 
         Assert.Null(Store.Get("old"));
@@ -58,13 +59,13 @@ public sealed class BatchWriterTests : IDisposable
     public async Task Positions_account_for_exactly_the_items_written_when_some_of_a_batch_are_dropped()
     {
         var source = new RecordingAcknowledger(Store) { CurrentEpoch = 2 };
-        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 5 }, source, NullLogger.Instance);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 5 }, source, source, NullLogger.Instance);
 
-        await writer.AddAsync(Put("a", 0) with { Epoch = 2 });
-        await writer.AddAsync(Put("b", 1) with { Epoch = 2 });
-        await writer.AddAsync(Put("stale", 5) with { Epoch = 1 });
-        await writer.AddAsync(Put("c", 2) with { Epoch = 2 });
-        await writer.AddAsync(Put("stale-too", 7) with { Epoch = 1 });
+        await writer.AddAsync(Put("a", 0, epoch: 2));
+        await writer.AddAsync(Put("b", 1, epoch: 2));
+        await writer.AddAsync(Put("stale", 5, epoch: 1));
+        await writer.AddAsync(Put("c", 2, epoch: 2));
+        await writer.AddAsync(Put("stale-too", 7, epoch: 1));
         await writer.DrainAsync();
 
         Assert.Equal(3, Store.GetSourcePosition("test/topic", 0)!.Value.Position.NextOffset);
@@ -78,7 +79,7 @@ public sealed class BatchWriterTests : IDisposable
     public async Task A_message_the_store_rejects_becomes_a_dead_letter_and_the_rest_of_its_batch_lands()
     {
         var source = new RecordingAcknowledger(Store);
-        await using var writer = new BatchWriter("test", Store, new BatchingOptions(), source, NullLogger.Instance);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions(), source, source, NullLogger.Instance);
         var tooLongId = new string('x', DocumentStoreOptions.MaxIdBytes + 1);
 
         await writer.AddAsync(Put("first", 0));
@@ -99,7 +100,7 @@ public sealed class BatchWriterTests : IDisposable
     {
         using var failing = new TempDocumentStore();
         var source = new RecordingAcknowledger(failing.Store);
-        var writer = new BatchWriter("test", failing.Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
+        var writer = new BatchWriter("test", failing.Store, new BatchingOptions { MaxMessages = 1 }, source, source, NullLogger.Instance);
         failing.Store.Dispose();
 
         await writer.AddAsync(Put("a", 0));
@@ -116,7 +117,7 @@ public sealed class BatchWriterTests : IDisposable
     public async Task Complete_writes_what_is_queued_and_then_refuses_more()
     {
         var source = new RecordingAcknowledger(Store);
-        var writer = new BatchWriter("test", Store, new BatchingOptions { MaxDelay = TimeSpan.FromHours(1) }, source, NullLogger.Instance);
+        var writer = new BatchWriter("test", Store, new BatchingOptions { MaxDelay = TimeSpan.FromHours(1) }, source, source, NullLogger.Instance);
 
         await writer.AddAsync(Put("queued", 0));
         await writer.CompleteAsync();
@@ -131,7 +132,7 @@ public sealed class BatchWriterTests : IDisposable
     public async Task A_put_the_mapper_validated_is_not_parsed_again_but_one_it_did_not_is()
     {
         var source = new RecordingAcknowledger(Store);
-        await using var writer = new BatchWriter("test", Store, new BatchingOptions(), source, NullLogger.Instance);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions(), source, source, NullLogger.Instance);
         var truncated = Encoding.UTF8.GetBytes("""{"n":""");
 
         // The flag is the mapper's promise; broken here on purpose to show the store takes it.
@@ -148,7 +149,7 @@ public sealed class BatchWriterTests : IDisposable
     public async Task Batches_written_while_earlier_ones_commit_are_acknowledged_in_order_and_positions_never_go_back()
     {
         var source = new RecordingAcknowledger(Store);
-        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, source, NullLogger.Instance);
 
         for (var offset = 0; offset < 200; offset++)
         {
@@ -173,7 +174,7 @@ public sealed class BatchWriterTests : IDisposable
     public async Task A_batch_the_store_refuses_at_once_is_retried_before_any_later_batch_is_written()
     {
         var source = new RecordingAcknowledger(Store);
-        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, NullLogger.Instance);
+        await using var writer = new BatchWriter("test", Store, new BatchingOptions { MaxMessages = 1 }, source, source, NullLogger.Instance);
         var tooLongId = new string('x', DocumentStoreOptions.MaxIdBytes + 1);
 
         await writer.AddAsync(Put("a", 0));
@@ -192,9 +193,9 @@ public sealed class BatchWriterTests : IDisposable
 
     public void Dispose() => _temp.Dispose();
 
-    private static IngestItem Put(string id, long offset) =>
-        new(IngestItemKind.Put, id, "things", Encoding.UTF8.GetBytes($$"""{"n":{{offset}}}"""), null, "test/topic", 0, offset, 0);
+    private static IngestItem Put(string id, long offset, int epoch = 0) =>
+        new(IngestItemKind.Put, id, "things", Encoding.UTF8.GetBytes($$"""{"n":{{offset}}}"""), null, new ItemPosition("test/topic", 0, offset, epoch));
 
     private static IngestItem DeadLetter(long offset) =>
-        new(IngestItemKind.DeadLetter, null, null, "garbage"u8.ToArray(), "not json", "test/topic", 0, offset, 0);
+        new(IngestItemKind.DeadLetter, null, null, "garbage"u8.ToArray(), "not json", new ItemPosition("test/topic", 0, offset, 0));
 }

@@ -1,12 +1,13 @@
 using System.Text;
 using Confluent.Kafka;
 using Ingest.Contracts.DeadLetters;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.Messages;
 using Ingest.Server.Sources;
 using Ingest.Server.Sources.Kafka;
+using Ingest.Server.Sources.Mapping;
 using Ingest.Server.Sources.RabbitMq;
 
-namespace Ingest.Server.Tests.Sources;
+namespace Ingest.Server.Tests.Sources.Mapping;
 
 /// <summary>The one mapping step: whatever breaks while a message is mapped, it becomes a dead letter and keeps what it can.</summary>
 public sealed class IngestItemMapperTests
@@ -26,7 +27,7 @@ public sealed class IngestItemMapperTests
         Assert.True(System.Runtime.InteropServices.MemoryMarshal.TryGetArray(item.Payload, out var segment));
         Assert.Same(value, segment.Array);
         Assert.Null(item.Rented);
-        Assert.Equal((Position.Origin, Position.Partition, Position.Offset, Position.Epoch), (item.Origin, item.Partition, item.Offset, item.Epoch));
+        Assert.Equal(Position, item.Position);
     }
 
     [Fact]

@@ -1,11 +1,10 @@
 using System.Buffers;
 using System.Text;
-using Ingest.Contracts.Mapping;
 using Ingest.Contracts.Messages;
+using Ingest.Documents.Json;
 using Ingest.Server.Scripting;
-using Ingest.SharedSource;
 
-namespace Ingest.Server.Sources;
+namespace Ingest.Server.Sources.Mapping;
 
 /// <summary>
 /// The one mapping step, for the Kafka source, the RabbitMQ source and dead-letter replay: a
@@ -19,7 +18,7 @@ internal static class IngestItemMapper
     /// <param name="headers">The message's headers for a dead letter's envelope.</param>
     /// <param name="ownedBody">
     /// The body, if the caller hands it over (Kafka's per-record array): a put keeps it. Otherwise
-    /// (empty) the put's body is copied into a rented array, returned by <see cref="IngestItem.ReturnRented"/>.
+    /// (empty) the put's body is copied into a rented array, returned by <see cref="IngestItem.ReturnRented()"/>.
     /// </param>
     /// <param name="position">Where the message came from.</param>
     public static IngestItem Map<THeaders>(
@@ -33,7 +32,7 @@ internal static class IngestItemMapper
             if (!mapped.IsDeadLetter)
             {
                 return mapped.Operation == IngestOperation.Delete
-                    ? new IngestItem(IngestItemKind.Delete, mapped.Id, mapped.Collection, default, null, position.Origin, position.Partition, position.Offset, position.Epoch)
+                    ? new IngestItem(IngestItemKind.Delete, mapped.Id, mapped.Collection, default, null, position)
                     : Put(mapped.Id, mapped.Collection, mapped.Body, ownedBody, position) with { BodyValidated = true };
             }
 
@@ -45,7 +44,7 @@ internal static class IngestItemMapper
         }
 
         var payload = DeadLetterPayload.Encode(message, headers, ref reason);
-        return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position.Origin, position.Partition, position.Offset, position.Epoch);
+        return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position);
     }
 
     /// <summary>
@@ -83,7 +82,7 @@ internal static class IngestItemMapper
         }
 
         var payload = DeadLetterPayload.Encode(message, headers, ref reason);
-        return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position.Origin, position.Partition, position.Offset, position.Epoch);
+        return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position);
     }
 
     /// <summary>
@@ -103,14 +102,13 @@ internal static class IngestItemMapper
         {
             var reason = $"could not be transformed: its headers could not be read ({ex.GetType().Name}: {ex.Message})";
             var payload = DeadLetterPayload.Encode(message, headers, ref reason);
-            return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position.Origin, position.Partition, position.Offset, position.Epoch);
+            return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position);
         }
 
         var captured = new SourceMessage(
             message.Destination, message.HasKey ? message.Key.ToArray() : null, message.MessageId, envelopeHeaders, message.IsTombstone);
         return new IngestItem(
-            IngestItemKind.AwaitingTransform, null, null, message.IsTombstone ? default : Stable(message.Body, ownedBody), null,
-            position.Origin, position.Partition, position.Offset, position.Epoch, Message: captured);
+            IngestItemKind.AwaitingTransform, null, null, message.IsTombstone ? default : Stable(message.Body, ownedBody), null, position, Message: captured);
     }
 
     /// <summary>Runs the transform of an item <see cref="Defer"/> made: as <see cref="Transform"/>, the item's telemetry kept. Never throws for a message.</summary>
@@ -119,8 +117,7 @@ internal static class IngestItemMapper
         var captured = item.Message!;
         var message = new IncomingMessage(
             captured.Destination, captured.Key, captured.Key is not null, captured.MessageId, item.Payload.Span, captured.IsTombstone, headers: null);
-        var position = new ItemPosition(item.Origin, item.Partition, item.Offset, item.Epoch);
-        var transformed = Transform(message, script, source, fromKafka, rules, new EnvelopeHeaderList(captured.Headers), item.Payload, position);
+        var transformed = Transform(message, script, source, fromKafka, rules, new EnvelopeHeaderList(captured.Headers), item.Payload, item.Position);
         return transformed with { Producer = item.Producer };
     }
 
@@ -174,18 +171,18 @@ internal static class IngestItemMapper
     {
         if (!ownedBody.IsEmpty && body.Length == ownedBody.Length && body.Overlaps(ownedBody.Span))
         {
-            return new IngestItem(IngestItemKind.Put, id, collection, ownedBody, null, position.Origin, position.Partition, position.Offset, position.Epoch);
+            return new IngestItem(IngestItemKind.Put, id, collection, ownedBody, null, position);
         }
 
         if (body.IsEmpty)
         {
-            return new IngestItem(IngestItemKind.Put, id, collection, default, null, position.Origin, position.Partition, position.Offset, position.Epoch);
+            return new IngestItem(IngestItemKind.Put, id, collection, default, null, position);
         }
 
         // The client's buffer is only valid while its handler runs; the batch outlives it.
         var rented = ArrayPool<byte>.Shared.Rent(body.Length);
         body.CopyTo(rented);
         return new IngestItem(
-            IngestItemKind.Put, id, collection, rented.AsMemory(0, body.Length), null, position.Origin, position.Partition, position.Offset, position.Epoch, rented);
+            IngestItemKind.Put, id, collection, rented.AsMemory(0, body.Length), null, position, rented);
     }
 }

@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace Ingest.Contracts.Mapping;
+namespace Ingest.Contracts.Messages;
 
 /// <summary>How error messages name a JSON value's kind ("the body is an array, not an object").</summary>
 public static class JsonTokenDescriptions

@@ -1,9 +1,10 @@
 using System.Text;
-using Ingest.Contracts.Mapping;
+using Ingest.Contracts.DeadLetters;
 using Ingest.Contracts.Messages;
+using Ingest.Server.Sources.Mapping;
 using Ingest.Testing;
 
-namespace Ingest.Contracts.Tests.Mapping;
+namespace Ingest.Server.Tests.Sources.Mapping;
 
 public sealed class MessageMapperTests
 {

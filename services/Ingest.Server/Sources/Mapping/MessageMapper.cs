@@ -2,10 +2,11 @@ using System.Buffers;
 using System.Text;
 using System.Text.Json;
 using System.Text.Unicode;
+using Ingest.Contracts.DeadLetters;
 using Ingest.Contracts.Messages;
-using Ingest.SharedSource;
+using Ingest.Documents.Json;
 
-namespace Ingest.Contracts.Mapping;
+namespace Ingest.Server.Sources.Mapping;
 
 /// <summary>Turns a broker message into a document operation, or says why it is a dead letter.</summary>
 public static class MessageMapper
