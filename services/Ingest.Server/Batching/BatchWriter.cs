@@ -396,7 +396,7 @@ public sealed partial class BatchWriter : IAsyncDisposable
     private void Committed(Batch<IngestItem> batch, TimeSpan commitLatency, long written, long deadLetters, long dropped)
     {
         _batcher.Statistics.RecordCommit(commitLatency);
-        Telemetry.IngestInstruments.BatchCommitted(_source, batch, commitLatency);
+        Telemetry.IngestMetrics.BatchCommitted(_source, batch, commitLatency);
         Interlocked.Add(ref _written, written);
         Interlocked.Add(ref _deadLetters, deadLetters);
         Interlocked.Add(ref _dropped, dropped);
