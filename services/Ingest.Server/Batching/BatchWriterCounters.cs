@@ -40,7 +40,7 @@ internal sealed class BatchWriterCounters(string source, BatchStatistics statist
     public void Committed(Batch<IngestItem> batch, TimeSpan commitLatency, WriteCounts counts)
     {
         statistics.RecordCommit(commitLatency);
-        Telemetry.IngestInstruments.BatchCommitted(source, batch, commitLatency);
+        Telemetry.IngestMetrics.BatchCommitted(source, batch, commitLatency);
         Interlocked.Add(ref _written, counts.Written);
         Interlocked.Add(ref _deadLetters, counts.DeadLetters);
         Interlocked.Add(ref _dropped, counts.Dropped);

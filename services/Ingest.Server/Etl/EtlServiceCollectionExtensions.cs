@@ -1,5 +1,4 @@
 using Ingest.Server.Hosting;
-using Microsoft.Extensions.Options;
 
 namespace Ingest.Server.Etl;
 
@@ -8,10 +7,9 @@ internal static class EtlServiceCollectionExtensions
 {
     public static IServiceCollection AddEtl(this IServiceCollection services, IConfiguration configuration)
     {
-        services.AddOptions<EtlOptions>()
-            .Configure(options => configuration.GetSection(EtlOptions.SectionName).Bind(options.Tasks))
-            .ValidateOnStart();
-        services.AddSingleton<IValidateOptions<EtlOptions>>(new SettingsValidator<EtlOptions>(static o => o.Validate()));
+        // The section is the list of tasks itself (Ingest:Etl:0, ...), not an object holding one.
+        services.AddValidatedSettings<EtlOptions>(
+            static o => o.Validate(), builder => builder.Configure(options => configuration.GetSection(EtlOptions.SectionName).Bind(options.Tasks)));
         services.AddSingleton<EtlService>();
         services.AddHostedService(static provider => provider.GetRequiredService<EtlService>());
         return services;

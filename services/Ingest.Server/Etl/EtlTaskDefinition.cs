@@ -19,9 +19,9 @@ public sealed class EtlTaskDefinition
     /// <summary>Collections whose changes are sent (case-insensitive); <c>*</c> sends every collection.</summary>
     public List<string> Collections { get; set; } = [];
 
-    public EtlKafkaDestination? Kafka { get; set; }
+    public EtlKafkaSettings? Kafka { get; set; }
 
-    public EtlRabbitMqDestination? RabbitMq { get; set; }
+    public EtlRabbitMqSettings? RabbitMq { get; set; }
 
     /// <summary>JavaScript defining <c>function transform(document, metadata)</c>; see the README's ETL section.</summary>
     public string? Script { get; set; }
@@ -97,13 +97,13 @@ public sealed class EtlTaskDefinition
     {
         Name = Name,
         Collections = [.. Collections],
-        Kafka = Kafka is null ? null : new EtlKafkaDestination
+        Kafka = Kafka is null ? null : new EtlKafkaSettings
         {
             BootstrapServers = Kafka.BootstrapServers,
             Topic = Kafka.Topic,
             Settings = KafkaClientSettings.Redact(Kafka.Settings),
         },
-        RabbitMq = RabbitMq is null ? null : new EtlRabbitMqDestination
+        RabbitMq = RabbitMq is null ? null : new EtlRabbitMqSettings
         {
             Uri = RabbitMq.Uri is null ? null : RabbitMqEndpoint.Redact(RabbitMq.Uri),
             Exchange = RabbitMq.Exchange,

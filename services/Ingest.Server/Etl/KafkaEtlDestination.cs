@@ -20,7 +20,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
     private readonly KafkaRecordBuilder _record;
     private readonly HashSet<KafkaDeliveryTracker> _pending = [];
 
-    public KafkaEtlDestination(EtlKafkaDestination options, string taskName, string instanceSource)
+    public KafkaEtlDestination(EtlKafkaSettings options, string taskName, string instanceSource)
     {
         var config = KafkaClientSettings.Apply(
             new ProducerConfig

@@ -12,13 +12,13 @@ namespace Ingest.Server.Etl;
 /// </summary>
 internal sealed class RabbitMqEtlDestination : IEtlDestination
 {
-    private readonly EtlRabbitMqDestination _options;
+    private readonly EtlRabbitMqSettings _options;
     private readonly string _taskName;
     private readonly string _source;
     private IConnection? _connection;
     private IChannel? _channel;
 
-    public RabbitMqEtlDestination(EtlRabbitMqDestination options, string taskName, string instanceSource)
+    public RabbitMqEtlDestination(EtlRabbitMqSettings options, string taskName, string instanceSource)
     {
         _options = options;
         _taskName = taskName;

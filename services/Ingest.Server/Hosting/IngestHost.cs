@@ -34,30 +34,13 @@ public static class IngestHost
             .Bind(builder.Configuration.GetSection(IngestOptions.SectionName))
             .ValidateDataAnnotations()
             .ValidateOnStart();
-        builder.Services.AddOptions<BatchingOptions>()
-            .Bind(builder.Configuration.GetSection(BatchingOptions.SectionName))
-            .ValidateOnStart();
-        builder.Services.AddSingleton<IValidateOptions<BatchingOptions>>(new SettingsValidator<BatchingOptions>(static o => o.Validate()));
-        builder.Services.AddOptions<SourcesOptions>()
-            .Bind(builder.Configuration.GetSection(SourcesOptions.SectionName))
-            .ValidateOnStart();
-        builder.Services.AddSingleton<IValidateOptions<SourcesOptions>>(new SettingsValidator<SourcesOptions>(static o => o.Validate()));
-        builder.Services.AddOptions<HttpOptions>()
-            .Bind(builder.Configuration.GetSection(HttpOptions.SectionName))
-            .ValidateOnStart();
-        builder.Services.AddSingleton<IValidateOptions<HttpOptions>>(new SettingsValidator<HttpOptions>(static o => o.Validate()));
-        builder.Services.AddOptions<IndexingOptions>()
-            .Bind(builder.Configuration.GetSection(IndexingSettings.SectionName))
-            .ValidateOnStart();
-        builder.Services.AddSingleton<IValidateOptions<IndexingOptions>>(new SettingsValidator<IndexingOptions>(IndexingSettings.Validate));
-        builder.Services.AddOptions<ConfiguredIndexesOptions>()
-            .Bind(builder.Configuration.GetSection(ConfiguredIndexesOptions.SectionName))
-            .ValidateOnStart();
-        builder.Services.AddSingleton<IValidateOptions<ConfiguredIndexesOptions>>(new SettingsValidator<ConfiguredIndexesOptions>(static o => o.Validate()));
-        builder.Services.AddOptions<AutoIndexOptions>()
-            .Bind(builder.Configuration.GetSection(QuerySettings.SectionName))
-            .ValidateOnStart();
-        builder.Services.AddSingleton<IValidateOptions<AutoIndexOptions>>(new SettingsValidator<AutoIndexOptions>(QuerySettings.Validate));
+        var configuration = builder.Configuration;
+        builder.Services.AddValidatedSettings<BatchingOptions>(configuration.GetSection(BatchingOptions.SectionName), static o => o.Validate());
+        builder.Services.AddValidatedSettings<SourcesOptions>(configuration.GetSection(SourcesOptions.SectionName), static o => o.Validate());
+        builder.Services.AddValidatedSettings<HttpOptions>(configuration.GetSection(HttpOptions.SectionName), static o => o.Validate());
+        builder.Services.AddValidatedSettings<IndexingOptions>(configuration.GetSection(IndexingSettings.SectionName), IndexingSettings.Validate);
+        builder.Services.AddValidatedSettings<ConfiguredIndexesOptions>(configuration.GetSection(ConfiguredIndexesOptions.SectionName), static o => o.Validate());
+        builder.Services.AddValidatedSettings<AutoIndexOptions>(configuration.GetSection(QuerySettings.SectionName), QuerySettings.Validate);
         builder.Services.AddSingleton<IConfigureOptions<KestrelServerOptions>, KestrelLimits>();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<DataDirectory>();

@@ -49,8 +49,8 @@ internal static class EtlIngestRun
             Name = name,
             Collections = [OrderDataset.Collection],
             Script = transform ? TransformScript : null,
-            Kafka = target.Kafka is { } kafka ? new EtlKafkaDestination { BootstrapServers = kafka, Topic = target.Name } : null,
-            RabbitMq = target.RabbitMq is { } rabbit ? new EtlRabbitMqDestination { Uri = rabbit.ToString(), Exchange = target.Name, RoutingKey = EtlTarget.RoutingKey } : null,
+            Kafka = target.Kafka is { } kafka ? new EtlKafkaSettings { BootstrapServers = kafka, Topic = target.Name } : null,
+            RabbitMq = target.RabbitMq is { } rabbit ? new EtlRabbitMqSettings { Uri = rabbit.ToString(), Exchange = target.Name, RoutingKey = EtlTarget.RoutingKey } : null,
         };
         var errors = new EtlErrorLog(Path.Combine(directory, $"{name}.errors.json"));
         var runner = new EtlTaskRunner(definition, store, errors, EtlService.CreateDestination, NullLogger.Instance, TimeProvider.System);

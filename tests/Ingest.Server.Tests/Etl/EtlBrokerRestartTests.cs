@@ -31,7 +31,7 @@ public sealed class EtlBrokerRestartTests : IDisposable
         {
             Name = "restart",
             Collections = ["Orders"],
-            Kafka = new EtlKafkaDestination { BootstrapServers = brokers.KafkaBootstrap, Topic = topic, Settings = { ["message.timeout.ms"] = "5000" } },
+            Kafka = new EtlKafkaSettings { BootstrapServers = brokers.KafkaBootstrap, Topic = topic, Settings = { ["message.timeout.ms"] = "5000" } },
             Source = EtlTestKit.Source,
         };
 
@@ -65,7 +65,7 @@ public sealed class EtlBrokerRestartTests : IDisposable
         {
             Name = "restart",
             Collections = ["Orders"],
-            RabbitMq = new EtlRabbitMqDestination { Uri = brokers.RabbitMqUri, Exchange = exchange, RoutingKey = "orders" },
+            RabbitMq = new EtlRabbitMqSettings { Uri = brokers.RabbitMqUri, Exchange = exchange, RoutingKey = "orders" },
             Source = EtlTestKit.Source,
         };
 

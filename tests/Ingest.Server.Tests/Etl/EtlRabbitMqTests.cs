@@ -141,7 +141,7 @@ public sealed class EtlRabbitMqTests(BrokerFixture brokers) : IDisposable
     {
         Name = "orders-rabbit",
         Collections = ["Orders"],
-        RabbitMq = new EtlRabbitMqDestination { Uri = uri.ToString(), Exchange = _exchange, RoutingKey = "orders.other", RoutingKeyPath = "Route" },
+        RabbitMq = new EtlRabbitMqSettings { Uri = uri.ToString(), Exchange = _exchange, RoutingKey = "orders.other", RoutingKeyPath = "Route" },
         Source = EtlTestKit.Source,
     };
 

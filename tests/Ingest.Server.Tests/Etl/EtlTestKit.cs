@@ -70,7 +70,7 @@ internal static class EtlTestKit
     {
         Name = name,
         Collections = ["orders"],
-        Kafka = new EtlKafkaDestination { BootstrapServers = bootstrap, Topic = topic },
+        Kafka = new EtlKafkaSettings { BootstrapServers = bootstrap, Topic = topic },
         Source = Source,
     };
 

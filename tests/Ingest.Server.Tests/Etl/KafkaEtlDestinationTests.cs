@@ -65,7 +65,7 @@ public sealed class KafkaEtlDestinationTests(BrokerFixture brokers)
     public async Task A_record_the_producer_refuses_fails_the_send_and_its_batch_after_the_records_handed_over()
     {
         var (bootstrap, topic) = await EtlTestKit.NewKafkaTopicAsync(brokers, "etl-native-refused");
-        var definition = new EtlKafkaDestination { BootstrapServers = bootstrap, Topic = topic, Settings = { ["message.max.bytes"] = "2000" } };
+        var definition = new EtlKafkaSettings { BootstrapServers = bootstrap, Topic = topic, Settings = { ["message.max.bytes"] = "2000" } };
         List<EtlMessage> messages =
         [
             new("orders/1", 1, "Orders", Time, false, "{}"u8.ToArray(), -1, "orders/1", null, []),
@@ -85,7 +85,7 @@ public sealed class KafkaEtlDestinationTests(BrokerFixture brokers)
     [Fact]
     public async Task Closing_the_destination_fails_the_batches_the_broker_has_not_acknowledged()
     {
-        var definition = new EtlKafkaDestination { BootstrapServers = $"127.0.0.1:{Ingest.Testing.LocalPorts.Unused()}", Topic = "nowhere" };
+        var definition = new EtlKafkaSettings { BootstrapServers = $"127.0.0.1:{Ingest.Testing.LocalPorts.Unused()}", Topic = "nowhere" };
         var destination = new KafkaEtlDestination(definition, "closed", Source);
         var acknowledged = await destination.SendAsync([new EtlMessage("orders/1", 1, "Orders", Time, false, "{}"u8.ToArray(), -1, "orders/1", null, [])], CancellationToken.None);
 
@@ -98,7 +98,7 @@ public sealed class KafkaEtlDestinationTests(BrokerFixture brokers)
     [Fact]
     public void A_setting_librdkafka_does_not_know_is_refused_with_its_name()
     {
-        var definition = new EtlKafkaDestination { BootstrapServers = "127.0.0.1:9", Topic = "t", Settings = { ["no.such.setting"] = "1" } };
+        var definition = new EtlKafkaSettings { BootstrapServers = "127.0.0.1:9", Topic = "t", Settings = { ["no.such.setting"] = "1" } };
 
         var refused = Assert.Throws<ArgumentException>(() => new KafkaEtlDestination(definition, "bad", Source));
 
@@ -108,7 +108,7 @@ public sealed class KafkaEtlDestinationTests(BrokerFixture brokers)
     [Fact]
     public async Task The_destination_and_the_confluent_binding_use_one_librdkafka()
     {
-        var definition = new EtlKafkaDestination { BootstrapServers = "127.0.0.1:9", Topic = "t" };
+        var definition = new EtlKafkaSettings { BootstrapServers = "127.0.0.1:9", Topic = "t" };
         await using var destination = new KafkaEtlDestination(definition, "library", Source);
         using var producer = KafkaTestKit.Producer("127.0.0.1:9");
 
@@ -122,7 +122,7 @@ public sealed class KafkaEtlDestinationTests(BrokerFixture brokers)
     }
 
     private static KafkaEtlDestination Destination(string bootstrap, string topic) =>
-        new(new EtlKafkaDestination { BootstrapServers = bootstrap, Topic = topic }, "native", Source);
+        new(new EtlKafkaSettings { BootstrapServers = bootstrap, Topic = topic }, "native", Source);
 
     private static List<ConsumeResult<byte[], byte[]?>> Consume(string bootstrap, string topic, int count)
     {

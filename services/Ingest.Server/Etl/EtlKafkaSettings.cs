@@ -2,8 +2,11 @@ using Ingest.Server.Brokers;
 
 namespace Ingest.Server.Etl;
 
-/// <summary>An ETL task's Kafka destination: one topic; the record key is the document id unless the transform gives one.</summary>
-public sealed class EtlKafkaDestination
+/// <summary>
+/// Where an ETL task publishes on Kafka (its settings; <see cref="KafkaEtlDestination"/> publishes): one topic;
+/// the record key is the document id unless the transform gives one.
+/// </summary>
+public sealed class EtlKafkaSettings
 {
     /// <summary>host:port[,host:port...]</summary>
     public string? BootstrapServers { get; set; }

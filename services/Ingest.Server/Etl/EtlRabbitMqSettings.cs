@@ -3,10 +3,10 @@ using Ingest.Server.Brokers;
 namespace Ingest.Server.Etl;
 
 /// <summary>
-/// An ETL task's RabbitMQ destination: an exchange (which must exist) and a routing key, fixed or
-/// read from each document.
+/// Where an ETL task publishes on RabbitMQ (its settings; <see cref="RabbitMqEtlDestination"/> publishes):
+/// an exchange (which must exist) and a routing key, fixed or read from each document.
 /// </summary>
-public sealed class EtlRabbitMqDestination
+public sealed class EtlRabbitMqSettings
 {
     /// <summary>amqp://user:password@host:port/vhost, or amqps:// for TLS.</summary>
     public string? Uri { get; set; }

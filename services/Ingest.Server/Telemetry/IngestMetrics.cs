@@ -5,9 +5,10 @@ namespace Ingest.Server.Telemetry;
 
 /// <summary>
 /// The instruments recorded as work happens (the rest are read from state when a reader collects):
-/// each source batch's size and commit latency, tagged with the source's name.
+/// each source batch's size and commit latency, tagged with the source's name. The batch's span is
+/// <see cref="IngestTracing"/>'s.
 /// </summary>
-public static class IngestInstruments
+public static class IngestMetrics
 {
     public const string BatchSize = "ingest.batch.size";
     public const string BatchBytes = "ingest.batch.bytes";
