@@ -1,6 +1,6 @@
 using Ingest.Benchmarks.Budgets;
 
-namespace Ingest.Storage.Tests.Budgets;
+namespace Ingest.Benchmarks.Tests.Budgets;
 
 /// <summary>The CI's allocation budgets: a figure over its budget, a budget nobody measured, or a path without a budget fails the check.</summary>
 public sealed class AllocationBudgetCheckTests

@@ -1,6 +1,6 @@
 using Ingest.Benchmarks.Budgets;
 
-namespace Ingest.Storage.Tests.Budgets;
+namespace Ingest.Benchmarks.Tests.Budgets;
 
 /// <summary>The checked-in budgets file: every mistake in it is an error naming the entry, never a silently missing budget.</summary>
 public sealed class AllocationBudgetFileTests

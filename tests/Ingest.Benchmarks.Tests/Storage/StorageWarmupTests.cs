@@ -1,15 +1,16 @@
 using Ingest.Benchmarks.Baselines.Disk;
 using Ingest.Benchmarks.Storage;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Benchmarks.Tests.Storage;
 
 /// <summary>The storage benchmark's untimed warm-up: it runs every key-value path on a store of its own and leaves nothing behind.</summary>
-public sealed class StorageWarmupTests
+public sealed class StorageWarmupTests : IDisposable
 {
+    private readonly DirectoryInfo _directory = Directory.CreateTempSubdirectory("ingest-benchmarks-tests-");
+
     [Fact]
     public void A_key_value_store_is_warmed_up_in_a_scratch_directory_that_is_deleted_afterwards()
     {
-        using var directory = new TestDirectory();
         var opened = new List<string>();
 
         var ran = StorageWarmup.Run(
@@ -18,26 +19,26 @@ public sealed class StorageWarmupTests
                 opened.Add(path);
                 return new IngestStorageSystem(path);
             },
-            directory.Path,
+            _directory.FullName,
             seed: 7,
             out var elapsed);
 
         Assert.True(ran);
         Assert.True(elapsed > TimeSpan.Zero);
         var scratch = Assert.Single(opened);
-        Assert.StartsWith(directory.Path, scratch, StringComparison.Ordinal);
-        Assert.Empty(Directory.GetFileSystemEntries(directory.Path));
+        Assert.StartsWith(_directory.FullName, scratch, StringComparison.Ordinal);
+        Assert.Empty(Directory.GetFileSystemEntries(_directory.FullName));
     }
 
     [Fact]
     public void A_system_without_key_value_trees_is_skipped_and_leaves_nothing_behind()
     {
-        using var directory = new TestDirectory();
-
-        var ran = StorageWarmup.Run(path => new DiskSyncBaseline(path), directory.Path, seed: 7, out var elapsed);
+        var ran = StorageWarmup.Run(path => new DiskSyncBaseline(path), _directory.FullName, seed: 7, out var elapsed);
 
         Assert.False(ran);
         Assert.Equal(TimeSpan.Zero, elapsed);
-        Assert.Empty(Directory.GetFileSystemEntries(directory.Path));
+        Assert.Empty(Directory.GetFileSystemEntries(_directory.FullName));
     }
+
+    public void Dispose() => _directory.Delete(recursive: true);
 }

@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using Ingest.Storage.Backup;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Backup;
 
 public sealed class BackupTests
 {

@@ -1,7 +1,7 @@
 using Ingest.Storage.FixedSizeTrees;
 using Ingest.Testing;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.FixedSizeTrees;
 
 /// <summary><see cref="FixedSizeTree.GetSorted"/> (one forward walk for ascending keys) against a point lookup per key.</summary>
 public sealed class FixedSizeTreeGetSortedTests

@@ -1,6 +1,6 @@
 using Ingest.Storage.FixedSizeTrees;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.FixedSizeTrees;
 
 /// <summary>Random operations against a FixedSizeTree and a SortedDictionary, with commits, aborts and reopens.</summary>
 public sealed class FixedSizeTreeModelTests

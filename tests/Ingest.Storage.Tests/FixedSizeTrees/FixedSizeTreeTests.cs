@@ -1,4 +1,4 @@
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.FixedSizeTrees;
 
 public sealed class FixedSizeTreeTests
 {

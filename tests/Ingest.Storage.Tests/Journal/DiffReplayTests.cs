@@ -1,6 +1,7 @@
 using System.Text;
+using Ingest.Storage.Paging;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Journal;
 
 /// <summary>
 /// The journal records a page that existed before its transaction as a diff against the version before
@@ -66,12 +67,12 @@ public sealed class TornPageReplayTests
 
         // The crashed file holds the first 200 transactions, its journal the next 200; the clean file holds all
         // 400. Tear the crashed file's pages: random sectors from the newer version.
-        var cleanBytes = File.ReadAllBytes(Path.Combine(clean.Path, Paging.DataFile.FileName));
-        var crashedPath = Path.Combine(crashed.Path, Paging.DataFile.FileName);
+        var cleanBytes = File.ReadAllBytes(Path.Combine(clean.Path, DataFile.FileName));
+        var crashedPath = Path.Combine(crashed.Path, DataFile.FileName);
         var torn = File.ReadAllBytes(crashedPath);
         var tear = new Random(seed ^ 0x5EC7);
         var changed = 0;
-        for (var offset = Paging.PageHeader.PageSize; offset + SectorSize <= Math.Min(torn.Length, cleanBytes.Length); offset += SectorSize)
+        for (var offset = PageHeader.PageSize; offset + SectorSize <= Math.Min(torn.Length, cleanBytes.Length); offset += SectorSize)
         {
             if (tear.Next(2) == 0 && !cleanBytes.AsSpan(offset, SectorSize).SequenceEqual(torn.AsSpan(offset, SectorSize)))
             {

@@ -1,6 +1,6 @@
-using static Ingest.Storage.Tests.RecoveryTests;
+using static Ingest.Storage.Tests.Journal.RecoveryTests;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Journal;
 
 /// <summary>
 /// Journal files are zero-filled before use, so a missing, emptied or truncated one is damage that

@@ -1,4 +1,4 @@
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Journal;
 
 /// <summary>Open makes the first journal file ready, so the first commit does not create and zero-fill one.</summary>
 public sealed class JournalFirstFileTests

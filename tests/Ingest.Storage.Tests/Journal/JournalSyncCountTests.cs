@@ -1,4 +1,4 @@
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Journal;
 
 public sealed class JournalSyncCountTests
 {

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Journal;
 
 /// <summary>
 /// A commit that changes more than 128 existing pages has its page diffs encoded by two threads, each

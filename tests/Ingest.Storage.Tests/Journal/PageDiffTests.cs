@@ -1,7 +1,7 @@
 using Ingest.Storage.Journal;
 using Ingest.Storage.Paging;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Journal;
 
 public sealed unsafe class PageDiffTests
 {

@@ -1,7 +1,7 @@
 using Ingest.Storage.Journal;
 using Ingest.Storage.Paging;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Journal;
 
 /// <summary>The journal writes records straight from scratch pages; their checksum must equal the contiguous one recovery checks.</summary>
 public sealed unsafe class PiecewiseChecksumTests

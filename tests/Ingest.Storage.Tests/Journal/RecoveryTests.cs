@@ -1,6 +1,6 @@
 using System.Buffers.Binary;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Journal;
 
 public sealed class RecoveryTests
 {

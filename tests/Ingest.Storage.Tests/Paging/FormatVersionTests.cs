@@ -1,7 +1,8 @@
 using System.Buffers.Binary;
 using Ingest.Storage.Paging;
+using Ingest.Storage.Tests.Journal;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Paging;
 
 /// <summary>Format 3 journals may hold page diffs: format 2 files still open (and are upgraded), unknown versions are refused by name.</summary>
 public sealed class FormatVersionTests

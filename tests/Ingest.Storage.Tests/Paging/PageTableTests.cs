@@ -1,6 +1,6 @@
 using Ingest.Storage.Paging;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Paging;
 
 /// <summary>The shared, versioned page table against a model: per page, every committed version and what the data file holds.</summary>
 public sealed class PageTableTests

@@ -1,6 +1,6 @@
 using Ingest.Storage.Paging;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Paging;
 
 /// <summary>Single pages come from shared chunks: distinct while live, recycled when freed, all given back on dispose.</summary>
 public sealed unsafe class ScratchMemoryTests

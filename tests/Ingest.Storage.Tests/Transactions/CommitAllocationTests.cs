@@ -1,4 +1,4 @@
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Transactions;
 
 /// <summary>
 /// Bytes allocated per commit (deterministic, unlike time): the budgets are 1 KB per

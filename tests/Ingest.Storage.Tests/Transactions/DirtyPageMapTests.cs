@@ -1,7 +1,7 @@
 using Ingest.Storage.Paging;
 using Ingest.Storage.Transactions;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Transactions;
 
 public sealed class DirtyPageMapTests
 {

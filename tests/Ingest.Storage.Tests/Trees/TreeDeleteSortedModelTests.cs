@@ -1,6 +1,6 @@
 using Ingest.Storage.Trees;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Trees;
 
 /// <summary>
 /// <see cref="Tree.DeleteSorted(ReadOnlySpan{byte[]})"/> against a SortedDictionary: batches with absent

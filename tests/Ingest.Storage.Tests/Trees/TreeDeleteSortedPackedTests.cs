@@ -1,4 +1,4 @@
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Trees;
 
 public sealed class TreeDeleteSortedPackedTests
 {

@@ -1,6 +1,7 @@
+using Ingest.Storage.Tests.Journal;
 using Ingest.Storage.Trees;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Trees;
 
 /// <summary>
 /// A sorted delete asks for the next leaves of its parent before it reaches them. Asking must not read them the way

@@ -1,6 +1,6 @@
 using Ingest.Storage.Trees;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Trees;
 
 /// <summary>Random operations against a Tree and a SortedDictionary, with commits, aborts and reopens.</summary>
 public sealed class TreeModelTests

@@ -1,4 +1,4 @@
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Trees;
 
 /// <summary><c>Tree.Put(key, value, previous)</c>: one descent that also reports the value it replaced.</summary>
 public sealed class TreePutPreviousTests

@@ -1,6 +1,6 @@
 using Ingest.Storage.Trees;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Trees;
 
 /// <summary>
 /// Random sorted batches (<see cref="Tree.PutSorted"/>, <see cref="Tree.DeleteSorted(ReadOnlySpan{byte[]})"/>)

@@ -1,4 +1,4 @@
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Trees;
 
 /// <summary>The engine's counters on <see cref="Trees.Tree.DeleteSorted(ReadOnlySpan{byte[]})"/>: one descent per leaf, not per key.</summary>
 public sealed class TreeSortedDeleteVisitTests

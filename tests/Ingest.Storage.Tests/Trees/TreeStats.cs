@@ -2,7 +2,7 @@ using Ingest.Storage.Paging;
 using Ingest.Storage.Transactions;
 using Ingest.Storage.Trees;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Trees;
 
 internal static unsafe class TreeStats
 {

@@ -1,6 +1,6 @@
 using Ingest.Storage.Trees;
 
-namespace Ingest.Storage.Tests;
+namespace Ingest.Storage.Tests.Trees;
 
 public sealed class TreeTests
 {

@@ -1,4 +1,6 @@
-namespace Ingest.Storage.Tests;
+using Ingest.Storage.Tests.Journal;
+
+namespace Ingest.Storage.Tests.Verification;
 
 public sealed class VerifyTests
 {
