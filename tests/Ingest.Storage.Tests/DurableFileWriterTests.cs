@@ -12,8 +12,7 @@ public sealed class DurableFileWriterTests
     public void Commit_syncs_the_temporary_file_renames_it_over_the_target_and_then_syncs_the_directory()
     {
         using var dir = new TestDirectory();
-        var path = Path.Combine(dir.Path, "state.json");
-        File.WriteAllText(path, "old");
+        var path = OldFile(dir);
         var steps = new List<DurableFileStep>();
 
         using (var file = DurableFileWriter.Create(path))
@@ -40,8 +39,7 @@ public sealed class DurableFileWriterTests
     public void A_failure_after_the_temporary_file_is_synced_keeps_the_old_content_and_deletes_the_temporary_file()
     {
         using var dir = new TestDirectory();
-        var path = Path.Combine(dir.Path, "state.json");
-        File.WriteAllText(path, "old");
+        var path = OldFile(dir);
         string temporary;
 
         using (var file = DurableFileWriter.Create(path))
@@ -65,8 +63,7 @@ public sealed class DurableFileWriterTests
     public void A_failure_while_writing_keeps_the_old_content_and_deletes_the_temporary_file()
     {
         using var dir = new TestDirectory();
-        var path = Path.Combine(dir.Path, "state.json");
-        File.WriteAllText(path, "old");
+        var path = OldFile(dir);
 
         var thrown = Assert.Throws<InvalidOperationException>(WriteHalfAndFail);
 
@@ -86,8 +83,7 @@ public sealed class DurableFileWriterTests
     public void A_failure_after_the_rename_leaves_the_new_content_and_no_temporary_file()
     {
         using var dir = new TestDirectory();
-        var path = Path.Combine(dir.Path, "state.json");
-        File.WriteAllText(path, "old");
+        var path = OldFile(dir);
         var steps = new List<DurableFileStep>();
 
         using (var file = DurableFileWriter.Create(path))
@@ -129,5 +125,13 @@ public sealed class DurableFileWriterTests
 
         Assert.Equal("checked before it counts", File.ReadAllText(path, Encoding.UTF8));
         Assert.False(File.Exists(file.TemporaryPath));
+    }
+
+    /// <summary>The file the writer replaces, holding "old".</summary>
+    private static string OldFile(TestDirectory dir)
+    {
+        var path = Path.Combine(dir.Path, "state.json");
+        File.WriteAllText(path, "old");
+        return path;
     }
 }

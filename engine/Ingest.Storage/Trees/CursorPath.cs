@@ -48,26 +48,7 @@ internal unsafe struct CursorPath<TLayout, TKey>
         pages.EnsureActive();
         _version = treeVersion;
         pages.CountDescent();
-        var page = root;
-        var p = pages.Read(page);
-        var depth = 0;
-        while (!TLayout.IsLeaf(p))
-        {
-            var i = start switch
-            {
-                CursorStart.AtKey => TLayout.SearchBranch(p, key),
-                CursorStart.First => 0,
-                _ => TLayout.GetCount(p) - 1,
-            };
-            _pages[depth] = page;
-            _indexes[depth] = i;
-            depth++;
-            page = TLayout.ChildAt(p, i);
-            p = pages.Read(page);
-        }
-
-        _depth = depth;
-        _leafPage = page;
+        var p = Descend(pages, root, 0, key, start);
         var count = TLayout.GetCount(p);
         _leafIndex = start switch
         {
@@ -132,6 +113,34 @@ internal unsafe struct CursorPath<TLayout, TKey>
         }
     }
 
+    /// <summary>
+    /// Records the branches from <paramref name="page"/> (at <paramref name="depth"/>) down to the leaf, taking the child
+    /// toward <paramref name="start"/> in each, and returns the leaf; the caller sets the index in it. Only
+    /// <see cref="CursorStart.AtKey"/> reads <paramref name="key"/>.
+    /// </summary>
+    private byte* Descend(in PageSource pages, long page, int depth, TKey key, CursorStart start)
+    {
+        var p = pages.Read(page);
+        while (!TLayout.IsLeaf(p))
+        {
+            var i = start switch
+            {
+                CursorStart.AtKey => TLayout.SearchBranch(p, key),
+                CursorStart.First => 0,
+                _ => TLayout.GetCount(p) - 1,
+            };
+            _pages[depth] = page;
+            _indexes[depth] = i;
+            depth++;
+            page = TLayout.ChildAt(p, i);
+            p = pages.Read(page);
+        }
+
+        _depth = depth;
+        _leafPage = page;
+        return p;
+    }
+
     private bool NextLeaf(in PageSource pages)
     {
         while (true)
@@ -148,22 +157,9 @@ internal unsafe struct CursorPath<TLayout, TKey>
             }
 
             _indexes[d]++;
-            var page = TLayout.ChildAt(pages.Read(_pages[d]), _indexes[d]);
-            var depth = d + 1;
-            var p = pages.Read(page);
-            while (!TLayout.IsLeaf(p))
-            {
-                _pages[depth] = page;
-                _indexes[depth] = 0;
-                depth++;
-                page = TLayout.ChildAt(p, 0);
-                p = pages.Read(page);
-            }
-
-            _depth = depth;
-            _leafPage = page;
+            var leaf = Descend(pages, TLayout.ChildAt(pages.Read(_pages[d]), _indexes[d]), d + 1, default!, CursorStart.First);
             _leafIndex = 0;
-            if (TLayout.GetCount(p) > 0)
+            if (TLayout.GetCount(leaf) > 0)
             {
                 return true;
             }
@@ -186,22 +182,8 @@ internal unsafe struct CursorPath<TLayout, TKey>
             }
 
             _indexes[d]--;
-            var page = TLayout.ChildAt(pages.Read(_pages[d]), _indexes[d]);
-            var depth = d + 1;
-            var p = pages.Read(page);
-            while (!TLayout.IsLeaf(p))
-            {
-                var last = TLayout.GetCount(p) - 1;
-                _pages[depth] = page;
-                _indexes[depth] = last;
-                depth++;
-                page = TLayout.ChildAt(p, last);
-                p = pages.Read(page);
-            }
-
-            _depth = depth;
-            _leafPage = page;
-            _leafIndex = TLayout.GetCount(p) - 1;
+            var leaf = Descend(pages, TLayout.ChildAt(pages.Read(_pages[d]), _indexes[d]), d + 1, default!, CursorStart.Last);
+            _leafIndex = TLayout.GetCount(leaf) - 1;
             if (_leafIndex >= 0)
             {
                 return true;
