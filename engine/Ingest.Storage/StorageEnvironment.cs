@@ -12,7 +12,39 @@ namespace Ingest.Storage;
 /// one to end) and any number of read transactions, concurrently. Dispose every transaction
 /// before disposing the environment.
 /// </summary>
-public sealed unsafe class StorageEnvironment : IDisposable
+/// <remarks>
+/// <para>
+/// Four locks, in the order they are taken: a thread holding one only ever waits for one further down the list.
+/// </para>
+/// <list type="number">
+/// <item><c>_writerLock</c>: the one write transaction, held from <see cref="BeginWrite"/> until the transaction ends
+/// (a semaphore: not tied to a thread, so a transaction may end on another). The commit's journal write and its fsync
+/// run under it and under no other lock here, so neither readers nor the flusher wait for a commit's sync.</item>
+/// <item><c>_flushLock</c>: one flush at a time (the flusher thread, <c>FlushNow</c>, <see cref="Dispose"/>). The data
+/// file writes and fsync, the header update and its fsync and the release of journal files run under it and under no
+/// other lock here, so commits never wait for the data file. The engine never holds the two together: the flusher
+/// only tries the writer lock, with <c>Wait(0)</c>, in <c>ProbeJournal</c>, before taking the flush lock; a caller of
+/// <c>FlushNow</c> with a write transaction open would take them in this order.</item>
+/// <item><c>_publishLock</c>: publishing a commit (its versions into the shared page table, a new <see cref="Snapshot"/>)
+/// against publishing a flush (unlinking what the data file now holds), each with its epoch advance. Taken under the
+/// writer lock or the flush lock, after their syncs; no IO runs under it. Readers take no lock: they claim a slot in
+/// <see cref="ReaderSlots"/> with one compare-exchange and read <c>_current</c> with a volatile read.</item>
+/// <item><see cref="EpochReclamation"/>'s lock: the retired versions, nodes, slot arrays and mappings. Taken under the
+/// publish lock (a replaced slot array), under the writer lock (a commit's superseded versions), under the flush lock
+/// (what the flush unlinked) and alone, after the writer or flush lock is released, to free what no reader needs.</item>
+/// </list>
+/// <para>
+/// The locks of other types are leaves, never held while one of these is taken: <see cref="JournalWriter"/>'s file
+/// list (under the writer or flush lock), <see cref="DataFile"/>'s header and growth locks (see there; the header's
+/// under the writer lock when a commit starts a journal file, under the flush lock when a flush records its progress),
+/// the page table's spare lock (under the publish or reclamation lock) and <see cref="ScratchMemory"/>'s.
+/// </para>
+/// <para>
+/// The flusher is in StorageEnvironment.Flush.cs. This part stays longer than most files because opening (with
+/// recovery), beginning, committing and ending transactions and closing share the fields and locks described here.
+/// </para>
+/// </remarks>
+public sealed unsafe partial class StorageEnvironment : IDisposable
 {
     private const string LockFileName = "lock";
 
@@ -24,15 +56,8 @@ public sealed unsafe class StorageEnvironment : IDisposable
     private readonly SemaphoreSlim _writerLock = new(1, 1);
     private readonly Lock _publishLock = new();
     private readonly Lock _flushLock = new();
-    private readonly Lock _retiredLock = new();
-    private readonly List<(long RetireTx, PageVersion Version)> _retired = [];
-    private readonly List<(long Epoch, PageVersion Version)> _retiredFlushed = []; // see ReaderSlots: freed by epoch, not snapshot
-    private readonly List<(long Epoch, PageVersionNode Node)> _retiredNodes = []; // the page table's nodes, the same way
+    private readonly EpochReclamation _reclamation;
     private readonly List<PageVersionNode> _flushUnlinked = [];
-    private readonly List<PageVersionNode> _recycle = [];
-    private readonly List<PageVersion> _readyVersions = [];
-    private readonly List<(long Epoch, object Slots)> _retiredSlots = []; // page table arrays a rebuild replaced
-    private readonly List<(long RetireTx, DataMap Map)> _retiredMaps = [];
     private readonly List<PageVersion> _replaced = [];
     private readonly List<PageVersion> _flushList = [];
     private readonly List<PageVersion> _flushRemoved = []; // kept: a flush of a bulk load grew a new list to megabytes
@@ -58,7 +83,9 @@ public sealed unsafe class StorageEnvironment : IDisposable
         _lockFile = lockFile;
         _data = data;
         Scratch = scratch;
-        _current = new Snapshot(lastTx, new PageTable(), data);
+        var table = new PageTable(); // every snapshot shares it (see PageTable)
+        _current = new Snapshot(lastTx, table, data);
+        _reclamation = new EpochReclamation(_slots, scratch, table);
         WriterBuffers = scratch.AllocatePages(2);
         var durable = options.SyncMode == SyncMode.Durable;
         _journal = new JournalWriter(
@@ -325,7 +352,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
             _writerLock.Release();
         }
 
-        FreeRetired();
+        _reclamation.FreeRetired();
     }
 
     /// <summary>Journals the transaction's pages, then publishes them in a new snapshot. Takes ownership of their scratch memory.</summary>
@@ -392,317 +419,20 @@ public sealed unsafe class StorageEnvironment : IDisposable
             tableCount = table.Count;
             if (table.DetachReplaced() is { } grown)
             {
-                RetireSlots(grown, _slots.AdvanceEpoch()); // transactions that begin later see the new array
+                _reclamation.RetireSlots(grown, _slots.AdvanceEpoch()); // transactions that begin later see the new array
             }
 
             Volatile.Write(ref _current, new Snapshot(txId, table, _data));
         }
 
-        Retire(_replaced, txId);
+        _reclamation.RetireSuperseded(_replaced, txId);
         if (_flusher != null && (tableCount >= _options.FlushThresholdPages || _journal.FileCount > 2))
         {
             _flushSignal.Set();
         }
     }
 
-    private void Retire(List<PageVersion> versions, long retireTx)
-    {
-        if (versions.Count == 0)
-        {
-            return;
-        }
-
-        lock (_retiredLock)
-        {
-            foreach (var v in versions)
-            {
-                _retired.Add((retireTx, v));
-            }
-        }
-    }
-
-    /// <summary>Frees scratch copies that no active transaction's snapshot can reach any more.</summary>
-    private void FreeRetired()
-    {
-        lock (_retiredLock)
-        {
-            if (_retired.Count == 0 && _retiredMaps.Count == 0 && _retiredFlushed.Count == 0 && _retiredSlots.Count == 0)
-            {
-                return;
-            }
-
-            FreeFlushed(exceptSlot: -1);
-
-            var oldest = _slots.Oldest();
-            for (var i = _retiredMaps.Count - 1; i >= 0; i--)
-            {
-                if (_retiredMaps[i].RetireTx <= oldest)
-                {
-                    _retiredMaps[i].Map.Dispose();
-                    _retiredMaps.RemoveAt(i);
-                }
-            }
-
-            FreeVersions(_retired, oldest);
-        }
-    }
-
-    /// <summary>Moves the items stamped at most <paramref name="upTo"/> from <paramref name="retired"/> to <paramref name="ready"/>.</summary>
-    private static void TakeReady<T>(List<(long Stamp, T Item)> retired, long upTo, List<T> ready)
-    {
-        for (var i = retired.Count - 1; i >= 0; i--)
-        {
-            if (retired[i].Stamp <= upTo)
-            {
-                ready.Add(retired[i].Item);
-                retired[i] = retired[^1];
-                retired.RemoveAt(retired.Count - 1);
-            }
-        }
-    }
-
-    /// <summary>Frees the scratch copies stamped at most <paramref name="upTo"/>. Caller holds the retired lock.</summary>
-    private void FreeVersions(List<(long Stamp, PageVersion Version)> retired, long upTo)
-    {
-        _readyVersions.Clear();
-        TakeReady(retired, upTo, _readyVersions);
-        foreach (var v in _readyVersions)
-        {
-            Scratch.FreePages((byte*)v.Pointer, v.Pages);
-        }
-
-        _readyVersions.Clear();
-    }
-
-    /// <summary>Maps the pages just flushed into the data file's mapping, one call per run of consecutive pages.</summary>
-    private void PopulateFlushed(DataMap map)
-    {
-        long start = -1, end = -1;
-        foreach (var e in _flushList)
-        {
-            if (e.Page != end)
-            {
-                map.Populate(start, end - start);
-                start = e.Page;
-            }
-
-            end = e.Page + e.Pages;
-        }
-
-        map.Populate(start, end - start);
-    }
-
-    /// <summary>
-    /// A commit or a flush replaced the page table's array: it is reused once no transaction begun before
-    /// <paramref name="epoch"/> (advanced under the publish lock, after the replacement) can probe it.
-    /// </summary>
-    private void RetireSlots(object slots, long epoch)
-    {
-        lock (_retiredLock)
-        {
-            _retiredSlots.Add((epoch, slots));
-        }
-    }
-
-    /// <summary>Frees flushed versions no transaction but <paramref name="exceptSlot"/>'s can reach. Caller holds the retired lock.</summary>
-    private void FreeFlushed(int exceptSlot)
-    {
-        if (_retiredFlushed.Count == 0 && _retiredNodes.Count == 0 && _retiredSlots.Count == 0)
-        {
-            return;
-        }
-
-        var oldestEpoch = _slots.OldestEpoch(exceptSlot);
-        var table = Volatile.Read(ref _current).Table;
-        _recycle.Clear();
-        TakeReady(_retiredNodes, oldestEpoch, _recycle);
-        if (_recycle.Count > 0)
-        {
-            table.Recycle(_recycle);
-            _recycle.Clear();
-        }
-
-        for (var i = _retiredSlots.Count - 1; i >= 0; i--)
-        {
-            if (_retiredSlots[i].Epoch <= oldestEpoch)
-            {
-                table.RecycleSlots(_retiredSlots[i].Slots);
-                _retiredSlots.RemoveAt(i);
-            }
-        }
-
-        FreeVersions(_retiredFlushed, oldestEpoch);
-    }
-
-    private void FlushLoop()
-    {
-        while (!_stopping)
-        {
-            _flushSignal.WaitOne(_options.FlushInterval);
-            if (_stopping)
-            {
-                break;
-            }
-
-            try
-            {
-                if (_journalFull != null)
-                {
-                    ProbeJournal();
-                }
-
-                Flush(ignoreReaders: false);
-                _flushFull = null;
-            }
-            catch (IOException ex) when (DiskFullException.IsDiskFull(ex))
-            {
-                // Flushing is idempotent and the pages stay in scratch memory and the journal: retry
-                // at the next interval. Commits go on meanwhile as long as the journal has room.
-                _flushFull = new DiskFullException(_data.Path, ex);
-            }
-#pragma warning disable CA1031 // Any other failure stops flushing; the next BeginWrite reports it.
-            catch (Exception ex)
-#pragma warning restore CA1031
-            {
-                _flushError = ex;
-                return;
-            }
-        }
-    }
-
-    /// <summary>
-    /// After a journal write failed for lack of space: redo its cleanup (or the file creation that
-    /// failed) while no commit runs; success means the next commit will find room.
-    /// </summary>
-    private void ProbeJournal()
-    {
-        if (!_writerLock.Wait(0))
-        {
-            return; // a commit is running; its outcome sets or clears the state
-        }
-
-        try
-        {
-            if (_journalFull != null)
-            {
-                _journal.Probe();
-                _journalFull = null;
-            }
-        }
-        catch (IOException ex) when (DiskFullException.IsDiskFull(ex))
-        {
-            // Still full; the next interval tries again.
-        }
-        finally
-        {
-            _writerLock.Release();
-        }
-    }
-
     private void RecordCorruption(StorageCorruptionException ex) => Interlocked.CompareExchange(ref _corruption, ex, null);
-
-    /// <summary>Writes committed pages no reader still needs to the data file and syncs it (tests call it directly).</summary>
-    internal void FlushNow() => Flush(ignoreReaders: false);
-
-    /// <summary>
-    /// Writes to the data file every page version committed up to F, the oldest snapshot an active
-    /// transaction reads (so no reader finds a newer version in the data file than it should),
-    /// syncs it, removes those versions from the page table, records F in the header and deletes
-    /// journal files holding only transactions up to F.
-    /// </summary>
-    private void Flush(bool ignoreReaders)
-    {
-        lock (_flushLock)
-        {
-            // Pin like a reader so the scratch pages written below stay alive: at the header's tx, not the
-            // current one, because a page's newest version up to the flush point may already be superseded
-            // (and retired) by a later commit. A version retired before this slot exists was retired
-            // because no reader was older than its successor, so the flush point is past it and it is not
-            // collected (see PageTable.CollectFlushable).
-            var slot = _slots.Acquire(_data.Header.LastAppliedTx, out var token);
-            try
-            {
-                var snapshot = Volatile.Read(ref _current);
-                var oldest = ignoreReaders ? ReaderSlots.Free : _slots.Oldest(exceptSlot: slot);
-                var upTo = Math.Min(snapshot.TxId, oldest);
-                if (upTo <= _data.Header.LastAppliedTx)
-                {
-                    return;
-                }
-
-                _flushList.Clear();
-                snapshot.Table.CollectFlushable(snapshot.TxId, upTo, _flushList, out var end);
-
-                if (_flushList.Count > 0)
-                {
-                    // Older versions first: a page reused inside a newer overflow run, or the reverse, ends up right.
-                    _flushList.Sort(static (a, b) => a.TxId != b.TxId ? a.TxId.CompareTo(b.TxId) : a.Page.CompareTo(b.Page));
-                    var replacedMap = _data.EnsureCapacity(end);
-                    var map = _data.Map;
-                    foreach (var e in _flushList)
-                    {
-                        _data.WritePages(e.Page, (byte*)e.Pointer, e.Pages);
-                        map.MarkVerified(e.Page);
-                    }
-
-                    _data.Sync();
-                    PopulateFlushed(map);
-                    var removed = _flushRemoved;
-                    removed.Clear();
-                    long retireTx, epoch;
-                    lock (_publishLock)
-                    {
-                        // Every snapshot shares the table and reads the data file's current mapping, so
-                        // unlinking the versions the data file now holds publishes the flush.
-                        var current = _current;
-                        _flushUnlinked.Clear();
-                        current.Table.RemoveFlushed(_flushList, removed, _flushUnlinked);
-                        retireTx = current.TxId + 1;
-                        epoch = _slots.AdvanceEpoch(); // at once: a transaction begun in between would pin them
-                        if (current.Table.DetachReplaced() is { } rebuilt)
-                        {
-                            RetireSlots(rebuilt, epoch);
-                        }
-                    }
-
-                    lock (_retiredLock)
-                    {
-                        foreach (var v in removed)
-                        {
-                            _retiredFlushed.Add((epoch, v));
-                        }
-
-                        foreach (var n in _flushUnlinked)
-                        {
-                            _retiredNodes.Add((epoch, n));
-                        }
-
-                        // Now, not after the header sync below: a write transaction that starts meanwhile would find the
-                        // pool empty and fault in fresh pages. This flush's own slot reads none of them any more.
-                        FreeFlushed(exceptSlot: slot);
-                    }
-
-                    if (replacedMap != null)
-                    {
-                        lock (_retiredLock)
-                        {
-                            _retiredMaps.Add((retireTx, replacedMap));
-                        }
-                    }
-                }
-
-                var firstNeeded = _journal.FirstNeededSequence(upTo);
-                _data.UpdateHeader(upTo, firstNeeded);
-                _journal.ReleaseBefore(firstNeeded);
-            }
-            finally
-            {
-                _slots.Release(slot, token);
-            }
-        }
-
-        FreeRetired();
-    }
 
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
 
@@ -748,29 +478,7 @@ public sealed unsafe class StorageEnvironment : IDisposable
             }
 
             _current = new Snapshot(current.TxId, new PageTable(), _data);
-            lock (_retiredLock)
-            {
-                foreach (var (_, v) in _retired)
-                {
-                    Scratch.FreePages((byte*)v.Pointer, v.Pages);
-                }
-
-                _retired.Clear();
-                foreach (var (_, v) in _retiredFlushed)
-                {
-                    Scratch.FreePages((byte*)v.Pointer, v.Pages);
-                }
-
-                _retiredFlushed.Clear();
-                _retiredNodes.Clear();
-                _retiredSlots.Clear();
-                foreach (var (_, map) in _retiredMaps)
-                {
-                    map.Dispose();
-                }
-
-                _retiredMaps.Clear();
-            }
+            _reclamation.FreeAll();
 
             _journal.Dispose();
             _data.Dispose();

@@ -1,3 +1,5 @@
+using Ingest.Storage.Tests.Journal;
+
 namespace Ingest.Storage.Tests;
 
 /// <summary>

@@ -1,6 +1,6 @@
 using System.Text.Json;
 using Ingest.Indexing.Definitions;
-using Ingest.Storage.Paging;
+using Ingest.Storage;
 
 namespace Ingest.Indexing.Runtime;
 
@@ -47,11 +47,9 @@ internal static class IndexCatalog
 
     public static void Write(string directory, IEnumerable<IndexCatalogEntry> entries)
     {
-        var path = Path.Combine(directory, FileName);
-        var temporary = path + ".tmp";
-        using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
+        using (var file = DurableFileWriter.Create(Path.Combine(directory, FileName)))
         {
-            using (var writer = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true }))
+            using (var writer = new Utf8JsonWriter(file.Stream, new JsonWriterOptions { Indented = true }))
             {
                 writer.WriteStartObject();
                 writer.WriteStartArray("indexes");
@@ -76,11 +74,8 @@ internal static class IndexCatalog
                 writer.WriteEndObject();
             }
 
-            stream.Flush(flushToDisk: true);
+            file.Commit();
         }
-
-        File.Move(temporary, path, overwrite: true);
-        FileSync.SyncDirectory(directory);
     }
 
     private static IndexDefinition ParseDefinition(JsonElement element, string path)

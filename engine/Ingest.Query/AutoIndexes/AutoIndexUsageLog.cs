@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using Ingest.Storage;
 
 namespace Ingest.Query.AutoIndexes;
 
@@ -98,7 +99,7 @@ internal sealed class AutoIndexUsageLog
         }
     }
 
-    /// <summary>Writes the file when something changed since the last save: a temporary file, flushed, then renamed over it.</summary>
+    /// <summary>Writes the file when something changed since the last save: a temporary file, synced, renamed over it and the directory synced.</summary>
     public void Save()
     {
         KeyValuePair<string, DateTime>[] entries;
@@ -116,10 +117,9 @@ internal sealed class AutoIndexUsageLog
         try
         {
             Directory.CreateDirectory(Path.GetDirectoryName(_path)!);
-            var temporary = _path + ".tmp";
-            using (var file = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
+            using (var file = DurableFileWriter.Create(_path))
             {
-                using (var writer = new Utf8JsonWriter(file, new JsonWriterOptions { Indented = true }))
+                using (var writer = new Utf8JsonWriter(file.Stream, new JsonWriterOptions { Indented = true }))
                 {
                     writer.WriteStartObject();
                     foreach (var (name, at) in entries)
@@ -130,10 +130,8 @@ internal sealed class AutoIndexUsageLog
                     writer.WriteEndObject();
                 }
 
-                file.Flush(flushToDisk: true);
+                file.Commit();
             }
-
-            File.Move(temporary, _path, overwrite: true);
         }
         catch
         {

@@ -6,6 +6,25 @@ namespace Ingest.Storage.Paging;
 /// The data file: page 0 is the <see cref="FileHeader"/>, every other page belongs to the state,
 /// the free-space bitmaps or a tree. Written only by recovery and the flusher, with positional
 /// writes; read through <see cref="DataMap"/>.
+/// <para>
+/// Two locks, never held together (so neither comes first), both leaves under the environment's locks (the order is
+/// on <see cref="StorageEnvironment"/>):
+/// </para>
+/// <list type="bullet">
+/// <item><c>_headerLock</c>: the header's two slots and its sequence number. Two threads write the header: the one
+/// committing, when the journal starts a file (<see cref="RecordJournalCreated"/>, under the writer lock), and the
+/// flusher, recording what the data file holds (<see cref="UpdateHeader"/>, under the flush lock, and once more as the
+/// environment closes). The write and its fsync run inside the lock, deliberately: each header is built from the one
+/// before, and while one slot is being written the other must hold a durable header, so two writes in flight at once
+/// could leave no valid copy.</item>
+/// <item><c>_growLock</c>: the file's length and its mapping, changed together. Readers take the mapping with a
+/// volatile read, never the lock. Only the flusher (under the environment's flush lock) and recovery (before the
+/// environment exists) grow the file, so it is not contended today.</item>
+/// </list>
+/// <para>
+/// Page writes and the data file's fsync (<see cref="WritePages"/>, <see cref="Sync"/>) take neither lock: only the
+/// flusher, under the flush lock, and recovery write pages, and the header that makes them count comes after the sync.
+/// </para>
 /// </summary>
 internal sealed unsafe class DataFile : IDisposable
 {

@@ -38,22 +38,26 @@ internal static partial class FileSync
         }
     }
 
-    /// <summary>Makes a directory's entries (created, renamed, deleted files) durable.</summary>
-    public static void SyncDirectory(string directory)
+    /// <summary>
+    /// Makes a directory's entries (created, renamed, deleted files) durable. Best effort: false where the platform has
+    /// no directory sync (only Linux does it here) or the directory could not be opened or synced.
+    /// </summary>
+    public static bool SyncDirectory(string directory)
     {
         if (!OperatingSystem.IsLinux())
         {
-            return;
+            return false;
         }
 
         var fd = NativeMethods.Open(directory, 0);
         if (fd < 0)
         {
-            return;
+            return false;
         }
 
-        _ = NativeMethods.FSync(fd);
+        var synced = NativeMethods.FSync(fd) == 0;
         _ = NativeMethods.Close(fd);
+        return synced;
     }
 
     private static partial class NativeMethods

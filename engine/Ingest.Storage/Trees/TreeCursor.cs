@@ -7,15 +7,8 @@ namespace Ingest.Storage.Trees;
 /// </summary>
 public sealed unsafe class TreeCursor
 {
-    private const int MaxDepth = 32;
     private readonly Tree _tree;
-    private readonly long[] _pages = new long[MaxDepth];
-    private readonly int[] _indexes = new int[MaxDepth];
-    private int _depth;
-    private long _leafPage;
-    private int _leafIndex;
-    private bool _valid;
-    private int _version;
+    private CursorPath<TreeCursorLayout, ReadOnlySpan<byte>> _path = new();
 
     internal TreeCursor(Tree tree)
     {
@@ -23,7 +16,7 @@ public sealed unsafe class TreeCursor
     }
 
     /// <summary>Whether the cursor is on an entry.</summary>
-    public bool IsValid => _valid;
+    public bool IsValid => _path.IsValid;
 
     /// <summary>The current key.</summary>
     public ReadOnlySpan<byte> Key => TreePage.LeafKey(CurrentEntry());
@@ -32,183 +25,19 @@ public sealed unsafe class TreeCursor
     public ReadOnlySpan<byte> Value => _tree.ReadValue(CurrentEntry());
 
     /// <summary>Moves to the first key >= <paramref name="key"/>; false if there is none.</summary>
-    public bool Seek(ReadOnlySpan<byte> key) => Position(key, mode: 0);
+    public bool Seek(ReadOnlySpan<byte> key) => _path.Position(_tree.Pages, _tree.RootPage, _tree.Version, key, CursorStart.AtKey);
 
     /// <summary>Moves to the smallest key; false if the tree is empty.</summary>
-    public bool First() => Position(default, mode: 1);
+    public bool First() => _path.Position(_tree.Pages, _tree.RootPage, _tree.Version, default, CursorStart.First);
 
     /// <summary>Moves to the largest key; false if the tree is empty.</summary>
-    public bool Last() => Position(default, mode: 2);
+    public bool Last() => _path.Position(_tree.Pages, _tree.RootPage, _tree.Version, default, CursorStart.Last);
 
     /// <summary>Moves to the next key; false (and invalid) past the end.</summary>
-    public bool MoveNext()
-    {
-        EnsurePositioned();
-        var leaf = _tree.Pages.Read(_leafPage);
-        if (_leafIndex + 1 < TreePage.GetCount(leaf))
-        {
-            _leafIndex++;
-            return true;
-        }
-
-        return _valid = NextLeaf();
-    }
+    public bool MoveNext() => _path.MoveNext(_tree.Pages, _tree.Version);
 
     /// <summary>Moves to the previous key; false (and invalid) before the start.</summary>
-    public bool MovePrev()
-    {
-        EnsurePositioned();
-        if (_leafIndex > 0)
-        {
-            _leafIndex--;
-            return true;
-        }
+    public bool MovePrev() => _path.MovePrev(_tree.Pages, _tree.Version);
 
-        return _valid = PrevLeaf();
-    }
-
-    private byte* CurrentEntry()
-    {
-        EnsurePositioned();
-        return TreePage.Entry(_tree.Pages.Read(_leafPage), _leafIndex);
-    }
-
-    private void EnsurePositioned()
-    {
-        _tree.Pages.EnsureActive();
-        if (_version != _tree.Version)
-        {
-            throw new InvalidOperationException("The tree was modified after the cursor was positioned.");
-        }
-
-        if (!_valid)
-        {
-            throw new InvalidOperationException("The cursor is not on an entry.");
-        }
-    }
-
-    private bool Position(ReadOnlySpan<byte> key, int mode)
-    {
-        _tree.Pages.EnsureActive();
-        _version = _tree.Version;
-        _tree.Pages.CountDescent();
-        var page = _tree.RootPage;
-        var p = _tree.Pages.Read(page);
-        var depth = 0;
-        while (!TreePage.IsLeaf(p))
-        {
-            var i = mode switch
-            {
-                0 => TreePage.SearchBranch(p, key),
-                1 => 0,
-                _ => TreePage.GetCount(p) - 1,
-            };
-            _pages[depth] = page;
-            _indexes[depth] = i;
-            depth++;
-            page = TreePage.BranchChild(TreePage.Entry(p, i));
-            p = _tree.Pages.Read(page);
-        }
-
-        _depth = depth;
-        _leafPage = page;
-        var count = TreePage.GetCount(p);
-        _leafIndex = mode switch
-        {
-            0 => TreePage.SearchLeaf(p, key, out _),
-            1 => 0,
-            _ => count - 1,
-        };
-
-        if (_leafIndex >= count)
-        {
-            return _valid = NextLeaf();
-        }
-
-        if (_leafIndex < 0)
-        {
-            return _valid = PrevLeaf();
-        }
-
-        return _valid = true;
-    }
-
-    private bool NextLeaf()
-    {
-        var pages = _tree.Pages;
-        while (true)
-        {
-            var d = _depth - 1;
-            while (d >= 0 && _indexes[d] + 1 >= TreePage.GetCount(pages.Read(_pages[d])))
-            {
-                d--;
-            }
-
-            if (d < 0)
-            {
-                return false;
-            }
-
-            _indexes[d]++;
-            var page = TreePage.BranchChild(TreePage.Entry(pages.Read(_pages[d]), _indexes[d]));
-            var depth = d + 1;
-            var p = pages.Read(page);
-            while (!TreePage.IsLeaf(p))
-            {
-                _pages[depth] = page;
-                _indexes[depth] = 0;
-                depth++;
-                page = TreePage.BranchChild(TreePage.Entry(p, 0));
-                p = pages.Read(page);
-            }
-
-            _depth = depth;
-            _leafPage = page;
-            _leafIndex = 0;
-            if (TreePage.GetCount(p) > 0)
-            {
-                return true;
-            }
-        }
-    }
-
-    private bool PrevLeaf()
-    {
-        var pages = _tree.Pages;
-        while (true)
-        {
-            var d = _depth - 1;
-            while (d >= 0 && _indexes[d] == 0)
-            {
-                d--;
-            }
-
-            if (d < 0)
-            {
-                return false;
-            }
-
-            _indexes[d]--;
-            var page = TreePage.BranchChild(TreePage.Entry(pages.Read(_pages[d]), _indexes[d]));
-            var depth = d + 1;
-            var p = pages.Read(page);
-            while (!TreePage.IsLeaf(p))
-            {
-                var last = TreePage.GetCount(p) - 1;
-                _pages[depth] = page;
-                _indexes[depth] = last;
-                depth++;
-                page = TreePage.BranchChild(TreePage.Entry(p, last));
-                p = pages.Read(page);
-            }
-
-            _depth = depth;
-            _leafPage = page;
-            _leafIndex = TreePage.GetCount(p) - 1;
-            if (_leafIndex >= 0)
-            {
-                return true;
-            }
-        }
-    }
+    private byte* CurrentEntry() => TreePage.Entry(_path.Leaf(_tree.Pages, _tree.Version), _path.LeafIndex);
 }

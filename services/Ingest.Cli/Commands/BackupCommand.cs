@@ -12,7 +12,8 @@ namespace Ingest.Cli.Commands;
 /// <c>ingest backup --out FILE</c>: a consistent backup of a server's whole data directory. From a running server
 /// (<c>POST /admin/backup</c>, the default) it is a hot backup taken from snapshots while ingestion goes on; with
 /// <c>--data-dir</c> it reads a stopped server's directory itself. The file is written beside its final name and
-/// renamed into place only once every page and entry checksum of what arrived checked out.
+/// renamed into place (with <see cref="DurableFileWriter"/>) only once every page and entry checksum of what arrived
+/// checked out.
 /// </summary>
 internal sealed class BackupCommand : Command
 {
@@ -67,42 +68,31 @@ internal sealed class BackupCommand : Command
         }
 
         var dataDirectory = parseResult.GetValue(_dataDirectory);
-        var partial = target + ".partial";
         var clock = Stopwatch.StartNew();
         string from;
-        try
+        using var file = DurableFileWriter.Create(target, ".partial", bufferSize: 1 << 16, useAsync: true);
+        if (dataDirectory is null)
         {
-            await using (var file = new FileStream(partial, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 16, useAsync: true))
-            {
-                if (dataDirectory is null)
-                {
-                    using var client = _server.CreateClient(parseResult);
-                    from = client.AddressOf(string.Empty).ToString();
-                    await client.DownloadAsync(HttpMethod.Post, "admin/backup", "application/vnd.ingest.backup", file, cancellationToken).ConfigureAwait(false);
-                }
-                else
-                {
-                    from = Path.GetFullPath(dataDirectory);
-                    await WriteOfflineAsync(from, file, cancellationToken).ConfigureAwait(false);
-                }
-
-                file.Flush(flushToDisk: true);
-            }
-
-            IReadOnlyList<BackupEntry> entries;
-            await using (var written = File.OpenRead(partial))
-            {
-                entries = Check(written, target);
-            }
-
-            File.Move(partial, target, overwrite: true);
-            await BackupSummary.WriteAsync(parseResult.InvocationConfiguration.Output, $"backed up {from} to {target}", entries, new FileInfo(target).Length, clock.Elapsed).ConfigureAwait(false);
-            return ExitCodes.Success;
+            using var client = _server.CreateClient(parseResult);
+            from = client.AddressOf(string.Empty).ToString();
+            await client.DownloadAsync(HttpMethod.Post, "admin/backup", "application/vnd.ingest.backup", file.Stream, cancellationToken).ConfigureAwait(false);
         }
-        finally
+        else
         {
-            File.Delete(partial);
+            from = Path.GetFullPath(dataDirectory);
+            await WriteOfflineAsync(from, file.Stream, cancellationToken).ConfigureAwait(false);
         }
+
+        file.Flush();
+        IReadOnlyList<BackupEntry> entries;
+        await using (var written = File.OpenRead(file.TemporaryPath))
+        {
+            entries = Check(written, target);
+        }
+
+        file.Commit();
+        await BackupSummary.WriteAsync(parseResult.InvocationConfiguration.Output, $"backed up {from} to {target}", entries, new FileInfo(target).Length, clock.Elapsed).ConfigureAwait(false);
+        return ExitCodes.Success;
     }
 
     /// <summary>Reads back what was written, so a backup cut short or damaged on the way is never left under its name.</summary>

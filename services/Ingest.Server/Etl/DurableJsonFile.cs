@@ -1,11 +1,12 @@
 using System.Text.Json;
 using System.Text.Json.Serialization.Metadata;
+using Ingest.Storage;
 
 namespace Ingest.Server.Etl;
 
 /// <summary>
-/// A small JSON file replaced atomically: written to a temporary file, flushed to disk, then renamed
-/// over the old one, so a crash leaves the old or the new content, never a torn one.
+/// A small JSON file replaced atomically and durably through <see cref="DurableFileWriter"/>, so a crash or a power
+/// failure leaves the old or the new content, never a torn one or none.
 /// </summary>
 internal static class DurableJsonFile
 {
@@ -28,13 +29,8 @@ internal static class DurableJsonFile
 
     public static void Write<T>(string path, T value, JsonTypeInfo<T> typeInfo)
     {
-        var temporary = path + ".tmp";
-        using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
-        {
-            JsonSerializer.Serialize(stream, value, typeInfo);
-            stream.Flush(flushToDisk: true);
-        }
-
-        File.Move(temporary, path, overwrite: true);
+        using var file = DurableFileWriter.Create(path);
+        JsonSerializer.Serialize(file.Stream, value, typeInfo);
+        file.Commit();
     }
 }
