@@ -11,7 +11,7 @@ namespace Ingest.Documents.Ids;
 /// takes a vectorized path: one scan for chars above 127 and one lower-casing copy.
 /// Folding is simple (one character to one character): "SS" and "ß" are different names.
 /// </summary>
-internal static class IdKey
+public static class IdKey
 {
     /// <summary>Folding can make a character's UTF-8 longer (U+023A, 2 bytes, folds to U+2C65, 3 bytes): at most 3 bytes per UTF-16 char.</summary>
     public static int MaxKeyBytes(int chars) => chars * 3;
