@@ -1,18 +1,18 @@
 using Ingest.Documents;
 using Ingest.Indexing.Runtime;
 using Ingest.Query.AutoIndexes;
-using Ingest.Storage;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Ingest.Query.Tests.AutoIndexes;
 
-/// <summary>A real document store, index manager and automatic-index catalog on a temporary directory; reopened at will.</summary>
+/// <summary>An <see cref="IndexedStore"/> with an automatic-index catalog (in <c>queries/</c>) over it; reopened at will.</summary>
 internal sealed class AutoIndexHost : IAsyncDisposable
 {
-    private readonly string _root = Path.Combine(Path.GetTempPath(), $"ingest-auto-index-test-{Guid.NewGuid():N}");
+    private readonly IndexedStore _indexed;
 
-    private AutoIndexHost(AutoIndexOptions options, SettableTime time)
+    private AutoIndexHost(IndexedStore indexed, AutoIndexOptions options, SettableTime time)
     {
+        _indexed = indexed;
         Options = options;
         Time = time;
     }
@@ -21,16 +21,25 @@ internal sealed class AutoIndexHost : IAsyncDisposable
 
     public SettableTime Time { get; }
 
-    public DocumentStore Store { get; private set; } = null!;
+    public DocumentStore Store => _indexed.Store;
 
-    public IndexManager Manager { get; private set; } = null!;
+    public IndexManager Manager => _indexed.Manager;
 
     public AutoIndexCatalog Catalog { get; private set; } = null!;
 
     public static async Task<AutoIndexHost> OpenAsync(AutoIndexOptions? options = null)
     {
-        var host = new AutoIndexHost(options ?? new AutoIndexOptions(), new SettableTime());
-        await host.StartAsync();
+        var host = new AutoIndexHost(await IndexedStore.OpenAsync(), options ?? new AutoIndexOptions(), new SettableTime());
+        try
+        {
+            host.OpenCatalog();
+        }
+        catch
+        {
+            await host._indexed.DisposeAsync();
+            throw;
+        }
+
         return host;
     }
 
@@ -60,25 +69,26 @@ internal sealed class AutoIndexHost : IAsyncDisposable
     {
         try
         {
-            await StopAsync();
+            await Catalog.DisposeAsync();
         }
         finally
         {
-            Directory.Delete(_root, recursive: true);
+            await _indexed.DisposeAsync();
         }
     }
 
     private async Task StartAsync()
     {
-        Store = DocumentStore.Open(Path.Combine(_root, "docs"), new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe } });
-        Manager = await IndexManager.OpenAsync(Store, Path.Combine(_root, "indexes"), new IndexingOptions(), NullLoggerFactory.Instance);
-        Catalog = AutoIndexCatalog.Open(Manager, Store, Path.Combine(_root, "queries"), Options, Time, NullLogger<AutoIndexCatalog>.Instance);
+        await _indexed.StartAsync();
+        OpenCatalog();
     }
 
     private async Task StopAsync()
     {
         await Catalog.DisposeAsync();
-        await Manager.DisposeAsync();
-        Store.Dispose();
+        await _indexed.StopAsync();
     }
+
+    private void OpenCatalog() =>
+        Catalog = AutoIndexCatalog.Open(Manager, Store, Path.Combine(_indexed.Root, "queries"), Options, Time, NullLogger<AutoIndexCatalog>.Instance);
 }

@@ -8,7 +8,7 @@ namespace Ingest.Testing;
 /// <c>dotnet exec WORKER DIRECTORY SEED</c>, which prints a line for each thing it made durable.
 /// <see cref="RunAndKill"/> lets it work for a while and then ends it with SIGKILL.
 /// </summary>
-internal static class CrashWorkerProcess
+public static class CrashWorkerProcess
 {
     /// <summary>The worker's dll, in the worker project's output folder next to the test project's.</summary>
     public static string PathOf(string testProject, string workerProject)

@@ -1,10 +1,12 @@
+using Xunit;
+
 namespace Ingest.Testing;
 
 /// <summary>
 /// JSON bodies that are well-formed except for their UTF-8, each with the offset of its first bad
 /// byte: what the store, the HTTP API and the message mapper must all refuse.
 /// </summary>
-internal static class InvalidUtf8Bodies
+public static class InvalidUtf8Bodies
 {
     private static readonly Dictionary<string, (byte[] Body, int Offset)> Cases = new(StringComparer.Ordinal)
     {

@@ -8,7 +8,7 @@ namespace Ingest.Testing;
 /// allocation of the code under test happens on every run; so the body is run again (up to five times) and the
 /// smallest count of a run that no collection overlapped is returned.
 /// </summary>
-internal static class ThreadAllocations
+public static class ThreadAllocations
 {
     private const int Attempts = 5;
 

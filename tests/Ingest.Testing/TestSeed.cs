@@ -3,7 +3,7 @@ using System.Globalization;
 namespace Ingest.Testing;
 
 /// <summary>Seeds for randomized tests: INGEST_TEST_SEED replays a failure.</summary>
-internal static class TestSeed
+public static class TestSeed
 {
     /// <summary>INGEST_TEST_SCALE multiplies the size of randomized runs (soak testing); 1 by default.</summary>
     public static int Scale => int.TryParse(Environment.GetEnvironmentVariable("INGEST_TEST_SCALE"), CultureInfo.InvariantCulture, out var s) && s > 0 ? s : 1;
