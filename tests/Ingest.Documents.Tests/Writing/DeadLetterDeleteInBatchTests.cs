@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace Ingest.Documents.Tests;
+namespace Ingest.Documents.Tests.Writing;
 
 public sealed class DeadLetterDeleteInBatchTests
 {

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace Ingest.Documents.Tests;
+namespace Ingest.Documents.Tests.Writing;
 
 /// <summary>
 /// A batch with more than 256 KiB of JSON has its bodies read by two threads after the other checks.

@@ -1,7 +1,7 @@
 using System.Text;
 using Ingest.Documents.Ids;
 
-namespace Ingest.Documents.Tests;
+namespace Ingest.Documents.Tests.Ids;
 
 /// <summary>Ids are case-insensitive (invariant simple case folding) and case-preserving.</summary>
 public sealed class IdCasingTests

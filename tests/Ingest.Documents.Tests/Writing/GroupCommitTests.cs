@@ -1,8 +1,9 @@
 using System.Globalization;
+using Ingest.Documents.Writing;
 using Ingest.Storage;
 using Xunit.Abstractions;
 
-namespace Ingest.Documents.Tests;
+namespace Ingest.Documents.Tests.Writing;
 
 public sealed class GroupCommitTests(ITestOutputHelper output)
 {
@@ -133,7 +134,7 @@ public sealed class GroupCommitTests(ITestOutputHelper output)
         using var dir = new TestDirectory();
         using var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options().Storage);
         var commits = 0;
-        using var writer = new Writing.GroupCommitWriter(env, long.MaxValue, _ =>
+        using var writer = new GroupCommitWriter(env, long.MaxValue, _ =>
         {
             if (Interlocked.Increment(ref commits) == 2)
             {
@@ -142,15 +143,15 @@ public sealed class GroupCommitTests(ITestOutputHelper output)
         });
         using var firstStarted = new ManualResetEventSlim();
         using var releaseFirst = new ManualResetEventSlim();
-        var first = new Writing.PendingAction<int>(_ =>
+        var first = new PendingAction<int>(_ =>
         {
             firstStarted.Set();
             releaseFirst.Wait();
             return 0;
         });
         var applied = new int[2];
-        var second = new Writing.PendingAction<int>(_ => Interlocked.Increment(ref applied[0]));
-        var third = new Writing.PendingAction<int>(_ => Interlocked.Increment(ref applied[1]));
+        var second = new PendingAction<int>(_ => Interlocked.Increment(ref applied[0]));
+        var third = new PendingAction<int>(_ => Interlocked.Increment(ref applied[1]));
 
         // The second and third queue up while the first is applied, so they share the second commit.
         writer.Enqueue(first);

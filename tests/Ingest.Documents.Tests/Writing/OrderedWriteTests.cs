@@ -1,6 +1,6 @@
 using Ingest.Storage;
 
-namespace Ingest.Documents.Tests;
+namespace Ingest.Documents.Tests.Writing;
 
 /// <summary>
 /// <see cref="DocumentStore.WriteAfterAsync"/>: a batch queued behind another commits only if that

@@ -1,6 +1,6 @@
 using Ingest.Storage;
 
-namespace Ingest.Documents.Tests;
+namespace Ingest.Documents.Tests.Writing;
 
 /// <summary>
 /// A full disk fails the writes whose transaction could not be journaled, with
