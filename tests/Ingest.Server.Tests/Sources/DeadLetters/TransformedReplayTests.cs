@@ -2,9 +2,9 @@ using System.Net;
 using System.Text;
 using Ingest.Contracts.DeadLetters;
 using Ingest.Documents;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Sources.DeadLetters;
 
 /// <summary>Replaying a dead letter of a source with a transform runs the source's script, as consuming would.</summary>
 public sealed class TransformedReplayTests

@@ -3,40 +3,35 @@ using System.Text;
 using System.Text.Json;
 using Ingest.Documents;
 using Ingest.Server.Tests.Hosting;
+using Ingest.Server.Tests.Hosting.Http;
 using Ingest.Storage;
 using Ingest.Storage.Backup;
 using Microsoft.Extensions.DependencyInjection;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using static Ingest.Server.Tests.Indexes.IndexTestKit;
 using Ingest.Server.Operations;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Operations;
 
 /// <summary><c>POST /admin/backup</c> on a server taking writes, restored and started again.</summary>
 public sealed class BackupEndpointsTests : IDisposable
 {
     private const string IndexName = "Orders/ByCustomer";
     private const int Customers = 5;
-    private readonly string _root = Path.Combine(Path.GetTempPath(), $"ingest-backup-test-{Guid.NewGuid():N}");
+    private readonly TestDirectory _root = new();
 
-    private string Source => Path.Combine(_root, "source");
+    private string Source => Path.Combine(_root.Path, "source");
 
-    private string Restored => Path.Combine(_root, "restored");
+    private string Restored => Path.Combine(_root.Path, "restored");
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_root))
-        {
-            Directory.Delete(_root, recursive: true);
-        }
-    }
+    public void Dispose() => _root.Dispose();
 
     [Fact]
     public async Task A_backup_taken_under_live_writes_restores_to_one_moment_of_the_store_with_its_index_and_files()
     {
         Directory.CreateDirectory(Path.Combine(Source, "grafana"));
         await File.WriteAllTextAsync(Path.Combine(Source, "grafana", "saved-queries.json"), "[]");
-        var backupFile = Path.Combine(_root, "live.backup");
+        var backupFile = Path.Combine(_root.Path, "live.backup");
         long backupTransaction;
         await using (var server = await RunningServer.StartAsync(Source))
         {

@@ -1,8 +1,8 @@
 using System.Net;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using Ingest.Server.Documents;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Documents;
 
 /// <summary>Collection names over HTTP: any Unicode name round-trips; blank names and control characters are refused.</summary>
 public sealed class CollectionNameTests

@@ -3,7 +3,7 @@ using Ingest.Testing.Brokers;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 
-namespace Ingest.Server.Tests.Plumbing;
+namespace Ingest.Server.Tests.Brokers;
 
 /// <summary>Proves RabbitMQ.Client 7 and the broker work together: confirmed publishes, manual acks.</summary>
 [Collection(BrokerFixture.Collection)]

@@ -1,6 +1,6 @@
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Documents;
 
 /// <summary>How ids are written in /docs paths: decoded exactly once, '/' and %2F alike, valid UTF-8 only.</summary>
 public sealed class DocumentIdTests

@@ -1,10 +1,10 @@
 using System.Net;
 using Ingest.Server.Tests.Sources.Kafka;
 using Ingest.Testing.Brokers;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using static Ingest.Server.Tests.Sources.Kafka.KafkaTestKit;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Sources;
 
 /// <summary><c>POST /sources/{name}/reset</c> on the real server: the answer, and each refusal with its status and message.</summary>
 [Collection(BrokerFixture.Collection)]

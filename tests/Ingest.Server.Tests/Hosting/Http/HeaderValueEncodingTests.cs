@@ -1,7 +1,7 @@
 using Ingest.Server.Hosting.Http;
 
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Hosting.Http;
 
 public sealed class HeaderValueEncodingTests
 {

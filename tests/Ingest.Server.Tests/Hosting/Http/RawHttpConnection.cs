@@ -1,7 +1,7 @@
 using System.Net.Sockets;
 using System.Text;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Hosting.Http;
 
 /// <summary>
 /// A plain TCP connection to the server for requests no well-behaved HTTP client sends: bodies

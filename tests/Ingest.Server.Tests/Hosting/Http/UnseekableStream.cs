@@ -1,4 +1,4 @@
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Hosting.Http;
 
 /// <summary>A stream that cannot report its length, so HttpClient sends it chunked.</summary>
 internal sealed class UnseekableStream(byte[] bytes) : MemoryStream(bytes)

@@ -1,9 +1,9 @@
 using System.Net;
 using Ingest.Documents;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using Ingest.Server.Hosting.Http;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Operations;
 
 public sealed class StatsAndHealthEndpointsTests
 {

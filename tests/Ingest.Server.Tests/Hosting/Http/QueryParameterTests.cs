@@ -1,7 +1,7 @@
 using System.Net;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Hosting.Http;
 
 /// <summary>Each query parameter of each endpoint is taken once; a repeat is a 400, never values joined with commas.</summary>
 public sealed class QueryParameterTests

@@ -3,17 +3,16 @@ using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
 using Ingest.Documents;
-using Ingest.Server.Tests.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Hosting.Http;
 
 /// <summary>A running server with its own data directory, and helpers for the API tests.</summary>
 internal sealed class ApiTestServer : IAsyncDisposable
 {
-    private readonly string _dataDirectory;
+    private readonly TestDirectory _dataDirectory;
 
-    private ApiTestServer(string dataDirectory, RunningServer server)
+    private ApiTestServer(TestDirectory dataDirectory, RunningServer server)
     {
         _dataDirectory = dataDirectory;
         Server = server;
@@ -27,8 +26,16 @@ internal sealed class ApiTestServer : IAsyncDisposable
 
     public static async Task<ApiTestServer> StartAsync(params string[] extraArguments)
     {
-        var directory = Path.Combine(Path.GetTempPath(), $"ingest-api-test-{Guid.NewGuid():N}");
-        return new ApiTestServer(directory, await RunningServer.StartAsync(directory, extraArguments));
+        var directory = new TestDirectory();
+        try
+        {
+            return new ApiTestServer(directory, await RunningServer.StartAsync(directory.Path, extraArguments));
+        }
+        catch
+        {
+            directory.Dispose();
+            throw;
+        }
     }
 
     public static Uri Relative(string path) => new(path, UriKind.Relative);
@@ -98,12 +105,6 @@ internal sealed class ApiTestServer : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         await Server.DisposeAsync();
-        try
-        {
-            Directory.Delete(_dataDirectory, recursive: true);
-        }
-        catch (IOException)
-        {
-        }
+        _dataDirectory.Dispose();
     }
 }

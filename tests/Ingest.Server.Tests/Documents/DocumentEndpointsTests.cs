@@ -2,11 +2,12 @@ using System.Net;
 using System.Net.Http.Headers;
 using System.Text;
 using System.Text.Json;
+using Ingest.Server.Tests.Hosting.Http;
 using Ingest.Testing;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using Ingest.Server.Documents;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Documents;
 
 public sealed class DocumentEndpointsTests
 {

@@ -4,9 +4,9 @@ using System.Text.Json;
 using Ingest.Contracts.DeadLetters;
 using Ingest.Documents;
 using Ingest.Testing;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Sources.DeadLetters;
 
 public sealed class DeadLetterEndpointsTests
 {

@@ -3,9 +3,9 @@ using System.Text;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Hosting.Http;
 
 /// <summary>Request bodies that break off, stall or overflow, sent over raw sockets to the real Kestrel server.</summary>
 public sealed class RequestBodyFailureTests

@@ -2,12 +2,11 @@ using System.Net;
 using System.Text.Json;
 using Ingest.Documents;
 using Ingest.Documents.Records;
-using Ingest.Server.Tests.Hosting;
 using Ingest.Storage;
 using Microsoft.Extensions.DependencyInjection;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Hosting.Http;
 
 /// <summary>What clients and /health see when the store's disk is full or a page of it is damaged.</summary>
 public sealed class StoreFailureEndpointsTests
@@ -71,56 +70,50 @@ public sealed class StoreFailureEndpointsTests
     [Fact]
     public async Task A_document_on_a_damaged_page_answers_the_damaged_store_problem_and_health_turns_503()
     {
-        var directory = Path.Combine(Path.GetTempPath(), $"ingest-api-test-{Guid.NewGuid():N}");
-        try
+        using var testDirectory = new TestDirectory();
+        var directory = testDirectory.Path;
+        long page;
+        await using (var server = await RunningServer.StartAsync(directory))
         {
-            long page;
-            await using (var server = await RunningServer.StartAsync(directory))
-            {
-                var store = server.Services.GetRequiredService<DocumentStore>();
-                await store.WriteAsync(new WriteBatch().Put("a", "C", "{\"n\":1}").Put("b", "C", "{\"n\":2}"));
-                using var read = store.Environment.BeginRead();
-                page = read.OpenTree(TreeNames.ByEtag)!.RootPage; // two documents: one leaf, the root
-            }
-
-            var dataFile = Path.Combine(directory, "store", "data.ingest");
-            using (var file = new FileStream(dataFile, FileMode.Open, FileAccess.ReadWrite))
-            {
-                file.Position = (page * 8192) + 8000;
-                var b = file.ReadByte();
-                file.Position = (page * 8192) + 8000;
-                file.WriteByte((byte)(b ^ 0x5A));
-            }
-
-            await using (var server = await RunningServer.StartAsync(directory))
-            {
-                await WaitForHealthAsync(server.Client, HttpStatusCode.OK);
-
-                using var response = await server.Client.GetAsync(Relative("/docs/a"));
-
-                var problem = await ReadProblemJsonAsync(response, HttpStatusCode.InternalServerError);
-                Assert.Equal("urn:ingest:problem:store-damaged", problem.GetProperty("type").GetString());
-                Assert.Equal(page, problem.GetProperty("page").GetInt64());
-                Assert.Equal(page * 8192, problem.GetProperty("offset").GetInt64());
-                Assert.Equal(dataFile, problem.GetProperty("file").GetString());
-                Assert.Contains($"Page {page}", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
-
-                using var healthResponse = await server.Client.GetAsync(Relative("/health"));
-                var health = await ReadJsonAsync(healthResponse, HttpStatusCode.ServiceUnavailable);
-                Assert.Equal("damaged", health.GetProperty("store").GetString());
-                Assert.Contains(dataFile, health.GetProperty("storeError").GetString(), StringComparison.Ordinal);
-
-                using var verify = await server.Client.PostAsync(Relative("/admin/verify"), null);
-                var report = await ReadJsonAsync(verify, HttpStatusCode.OK);
-                Assert.False(report.GetProperty("clean").GetBoolean());
-                var damaged = Assert.Single(report.GetProperty("damaged").EnumerateArray());
-                Assert.Equal(page, damaged.GetProperty("page").GetInt64());
-                Assert.Equal(TreeNames.ByEtag, damaged.GetProperty("tree").GetString());
-            }
+            var store = server.Services.GetRequiredService<DocumentStore>();
+            await store.WriteAsync(new WriteBatch().Put("a", "C", "{\"n\":1}").Put("b", "C", "{\"n\":2}"));
+            using var read = store.Environment.BeginRead();
+            page = read.OpenTree(TreeNames.ByEtag)!.RootPage; // two documents: one leaf, the root
         }
-        finally
+
+        var dataFile = Path.Combine(directory, "store", "data.ingest");
+        using (var file = new FileStream(dataFile, FileMode.Open, FileAccess.ReadWrite))
         {
-            Directory.Delete(directory, recursive: true);
+            file.Position = (page * 8192) + 8000;
+            var b = file.ReadByte();
+            file.Position = (page * 8192) + 8000;
+            file.WriteByte((byte)(b ^ 0x5A));
+        }
+
+        await using (var server = await RunningServer.StartAsync(directory))
+        {
+            await WaitForHealthAsync(server.Client, HttpStatusCode.OK);
+
+            using var response = await server.Client.GetAsync(Relative("/docs/a"));
+
+            var problem = await ReadProblemJsonAsync(response, HttpStatusCode.InternalServerError);
+            Assert.Equal("urn:ingest:problem:store-damaged", problem.GetProperty("type").GetString());
+            Assert.Equal(page, problem.GetProperty("page").GetInt64());
+            Assert.Equal(page * 8192, problem.GetProperty("offset").GetInt64());
+            Assert.Equal(dataFile, problem.GetProperty("file").GetString());
+            Assert.Contains($"Page {page}", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
+
+            using var healthResponse = await server.Client.GetAsync(Relative("/health"));
+            var health = await ReadJsonAsync(healthResponse, HttpStatusCode.ServiceUnavailable);
+            Assert.Equal("damaged", health.GetProperty("store").GetString());
+            Assert.Contains(dataFile, health.GetProperty("storeError").GetString(), StringComparison.Ordinal);
+
+            using var verify = await server.Client.PostAsync(Relative("/admin/verify"), null);
+            var report = await ReadJsonAsync(verify, HttpStatusCode.OK);
+            Assert.False(report.GetProperty("clean").GetBoolean());
+            var damaged = Assert.Single(report.GetProperty("damaged").EnumerateArray());
+            Assert.Equal(page, damaged.GetProperty("page").GetInt64());
+            Assert.Equal(TreeNames.ByEtag, damaged.GetProperty("tree").GetString());
         }
     }
 

@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Hosting.Http;
 
 /// <summary>A response read off a <see cref="RawHttpConnection"/>.</summary>
 internal sealed record RawHttpResponse(int Status, IReadOnlyDictionary<string, string> Headers, string Body)

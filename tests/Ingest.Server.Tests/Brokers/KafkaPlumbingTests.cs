@@ -2,7 +2,7 @@ using Confluent.Kafka;
 using Confluent.Kafka.Admin;
 using Ingest.Testing.Brokers;
 
-namespace Ingest.Server.Tests.Plumbing;
+namespace Ingest.Server.Tests.Brokers;
 
 /// <summary>Proves the Kafka client, the native library and the broker work together end to end.</summary>
 [Collection(BrokerFixture.Collection)]

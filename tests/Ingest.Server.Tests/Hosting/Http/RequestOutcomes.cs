@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics.Metrics;
 using Microsoft.Extensions.DependencyInjection;
 
-namespace Ingest.Server.Tests.Api;
+namespace Ingest.Server.Tests.Hosting.Http;
 
 /// <summary>
 /// What one server recorded about finished requests (ASP.NET Core's <c>http.server.request.duration</c>
