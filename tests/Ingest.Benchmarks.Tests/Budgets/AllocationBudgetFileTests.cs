@@ -45,7 +45,8 @@ public sealed class AllocationBudgetFileTests
     [Fact]
     public void A_missing_file_is_an_error_that_names_it()
     {
-        var path = Path.Combine(Path.GetTempPath(), $"no-budgets-{Guid.NewGuid():N}.json");
+        using var directory = new TestDirectory();
+        var path = directory.Combine("no-budgets.json");
 
         var error = Assert.Throws<InvalidDataException>(() => AllocationBudgetFile.Load(path));
 

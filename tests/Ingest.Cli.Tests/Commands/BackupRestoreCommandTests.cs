@@ -10,23 +10,17 @@ namespace Ingest.Cli.Tests.Commands;
 /// <summary><c>ingest backup</c> and <c>ingest restore</c>: what a user sees when they work and when they refuse.</summary>
 public sealed class BackupRestoreCommandTests : IDisposable
 {
-    private readonly string _root = Path.Combine(Path.GetTempPath(), "ingest-cli-tests", Guid.NewGuid().ToString("N"));
+    private readonly TestDirectory _directory = new();
 
-    private string Data => Path.Combine(_root, "data");
+    private string Data => Path.Combine(Root, "data");
 
-    private string Restored => Path.Combine(_root, "restored");
+    private string Restored => Path.Combine(Root, "restored");
 
-    private string BackupFile => Path.Combine(_root, "data.backup");
+    private string BackupFile => Path.Combine(Root, "data.backup");
 
-    public BackupRestoreCommandTests() => Directory.CreateDirectory(_root);
+    private string Root => _directory.Path;
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_root))
-        {
-            Directory.Delete(_root, recursive: true);
-        }
-    }
+    public void Dispose() => _directory.Dispose();
 
     /// <summary>A stopped server's data directory: the store, one index build with its catalog, an ETL task file and the server's lock file.</summary>
     private void WriteDataDirectory(int documents)
@@ -93,7 +87,7 @@ public sealed class BackupRestoreCommandTests : IDisposable
         Assert.Equal("[]", File.ReadAllText(Path.Combine(Restored, "etl", "tasks.json")));
         Assert.Equal("""{"indexes":[]}""", File.ReadAllText(Path.Combine(Restored, "indexes", "catalog.json")));
         Assert.False(File.Exists(Path.Combine(Restored, "ingest.lock")));
-        Assert.Equal(["data", "data.backup", "restored"], Directory.GetFileSystemEntries(_root).Select(Path.GetFileName).Order(StringComparer.Ordinal));
+        Assert.Equal(["data", "data.backup", "restored"], Directory.GetFileSystemEntries(Root).Select(Path.GetFileName).Order(StringComparer.Ordinal));
     }
 
     [Fact]
@@ -115,7 +109,7 @@ public sealed class BackupRestoreCommandTests : IDisposable
         Assert.True(forced.ExitCode == 0, forced.ToString());
         Assert.False(File.Exists(Path.Combine(Restored, "old.txt")));
         Assert.Equal(50, Count(Path.Combine(Restored, "store"), "docs"));
-        Assert.Equal(["data", "data.backup", "restored"], Directory.GetFileSystemEntries(_root).Select(Path.GetFileName).Order(StringComparer.Ordinal));
+        Assert.Equal(["data", "data.backup", "restored"], Directory.GetFileSystemEntries(Root).Select(Path.GetFileName).Order(StringComparer.Ordinal));
     }
 
     [Fact]
@@ -141,7 +135,7 @@ public sealed class BackupRestoreCommandTests : IDisposable
             $"error: the backup is damaged; nothing was restored and '{Restored}' is unchanged: Damaged backup: page {firstPage} of 'store' fails its checksum (file '{BackupFile}', offset {firstUnit + 12}){Environment.NewLine}",
             run.Error);
         Assert.Equal(["old.txt"], Directory.GetFileSystemEntries(Restored).Select(Path.GetFileName));
-        Assert.Equal(["data", "data.backup", "restored"], Directory.GetFileSystemEntries(_root).Select(Path.GetFileName).Order(StringComparer.Ordinal));
+        Assert.Equal(["data", "data.backup", "restored"], Directory.GetFileSystemEntries(Root).Select(Path.GetFileName).Order(StringComparer.Ordinal));
     }
 
     [Fact]
@@ -218,7 +212,7 @@ public sealed class BackupRestoreCommandTests : IDisposable
 
         Assert.Equal(1, run.ExitCode);
         Assert.StartsWith("error: the backup received is not whole, so it was not kept: The backup ends early, inside ", run.Error, StringComparison.Ordinal);
-        Assert.Empty(Directory.GetFileSystemEntries(_root));
+        Assert.Empty(Directory.GetFileSystemEntries(Root));
     }
 
     [Fact]
@@ -230,7 +224,7 @@ public sealed class BackupRestoreCommandTests : IDisposable
 
         Assert.Equal(1, run.ExitCode);
         Assert.StartsWith($"error: cannot reach the server at {url}admin/backup: ", run.Error, StringComparison.Ordinal);
-        Assert.Empty(Directory.GetFileSystemEntries(_root));
+        Assert.Empty(Directory.GetFileSystemEntries(Root));
     }
 
     [Fact]
@@ -258,7 +252,7 @@ public sealed class BackupRestoreCommandTests : IDisposable
 
     private async Task<byte[]> BackupBytesAsync()
     {
-        var directory = Path.Combine(_root, "env");
+        var directory = Path.Combine(Root, "env");
         WriteEnvironment(directory, "docs", 20);
         using var buffer = new MemoryStream();
         using (var env = StorageEnvironment.Open(directory))

@@ -89,7 +89,8 @@ public sealed class PublishCommandTests
     [Fact]
     public async Task A_missing_input_file_is_a_usage_error()
     {
-        var path = Path.Combine(Path.GetTempPath(), $"ingest-cli-test-{Guid.NewGuid():N}.json");
+        using var directory = new TestDirectory();
+        var path = directory.Combine("missing.json");
 
         var run = await CommandLineRun.RunAsync("publish", "kafka", "--bootstrap", NoBroker, "--topic", "t", "--id", "a", path);
 

@@ -6,9 +6,11 @@ namespace Ingest.Cli.Tests.Commands;
 /// <summary><c>ingest verify</c> and <c>ingest recover</c> on a stopped server's data directory.</summary>
 public sealed class StoreCommandsTests : IDisposable
 {
-    private readonly string _dataDirectory = Path.Combine(Path.GetTempPath(), "ingest-cli-tests", Guid.NewGuid().ToString("N"));
+    private readonly TestDirectory _directory = new();
 
-    private string StorePath => Path.Combine(_dataDirectory, "store");
+    private string DataDirectory => _directory.Path;
+
+    private string StorePath => Path.Combine(DataDirectory, "store");
 
     /// <summary>Commits <paramref name="transactions"/> transactions; with <paramref name="crash"/> the journal keeps them (no flush), as after a kill.</summary>
     private long[] WriteStore(int transactions, bool crash)
@@ -32,7 +34,7 @@ public sealed class StoreCommandsTests : IDisposable
     {
         WriteStore(20, crash: false);
 
-        var run = await CommandLineRun.RunAsync("verify", _dataDirectory);
+        var run = await CommandLineRun.RunAsync("verify", DataDirectory);
 
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains($"{StorePath}: transaction 20,", run.Output, StringComparison.Ordinal);
@@ -49,7 +51,7 @@ public sealed class StoreCommandsTests : IDisposable
             file.WriteByte(0xA5);
         }
 
-        var run = await CommandLineRun.RunAsync("verify", _dataDirectory);
+        var run = await CommandLineRun.RunAsync("verify", DataDirectory);
 
         Assert.True(run.ExitCode == 1, run.ToString());
         Assert.Contains($"damaged: page {page} (file '{Path.Combine(StorePath, "data.ingest")}', offset {page * 8192}): tree page of tree 'docs': fails its checksum", run.Output, StringComparison.Ordinal);
@@ -65,9 +67,9 @@ public sealed class StoreCommandsTests : IDisposable
             File.Delete(journal);
         }
 
-        var refused = await CommandLineRun.RunAsync("recover", _dataDirectory);
-        var accepted = await CommandLineRun.RunAsync("recover", "--accept-loss", _dataDirectory);
-        var afterwards = await CommandLineRun.RunAsync("recover", _dataDirectory);
+        var refused = await CommandLineRun.RunAsync("recover", DataDirectory);
+        var accepted = await CommandLineRun.RunAsync("recover", "--accept-loss", DataDirectory);
+        var afterwards = await CommandLineRun.RunAsync("recover", DataDirectory);
 
         Assert.True(refused.ExitCode == 1, refused.ToString());
         Assert.Contains("is missing", refused.Error, StringComparison.Ordinal);
@@ -81,23 +83,14 @@ public sealed class StoreCommandsTests : IDisposable
     [Fact]
     public async Task Verify_of_a_directory_without_a_store_is_a_usage_error_and_creates_nothing()
     {
-        Directory.CreateDirectory(_dataDirectory);
+        Directory.CreateDirectory(DataDirectory);
 
-        var run = await CommandLineRun.RunAsync("verify", _dataDirectory);
+        var run = await CommandLineRun.RunAsync("verify", DataDirectory);
 
         Assert.True(run.ExitCode == 2, run.ToString());
         Assert.Contains("no store in", run.Error, StringComparison.Ordinal);
-        Assert.Empty(Directory.GetFileSystemEntries(_dataDirectory));
+        Assert.Empty(Directory.GetFileSystemEntries(DataDirectory));
     }
 
-    public void Dispose()
-    {
-        try
-        {
-            Directory.Delete(_dataDirectory, recursive: true);
-        }
-        catch (DirectoryNotFoundException)
-        {
-        }
-    }
+    public void Dispose() => _directory.Dispose();
 }

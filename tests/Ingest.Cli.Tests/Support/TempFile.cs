@@ -2,11 +2,14 @@ using System.Text;
 
 namespace Ingest.Cli.Tests.Support;
 
-/// <summary>A file with the given content that is deleted when the test is done with it.</summary>
+/// <summary>A file with the given content, in a <see cref="TestDirectory"/> of its own that is deleted when the test is done with it.</summary>
 internal sealed class TempFile : IDisposable
 {
-    private TempFile(string path)
+    private readonly TestDirectory _directory;
+
+    private TempFile(TestDirectory directory, string path)
     {
+        _directory = directory;
         Path = path;
     }
 
@@ -14,10 +17,11 @@ internal sealed class TempFile : IDisposable
 
     public static TempFile Write(string content)
     {
-        var path = System.IO.Path.Combine(System.IO.Path.GetTempPath(), $"ingest-cli-test-{Guid.NewGuid():N}.json");
+        var directory = new TestDirectory();
+        var path = directory.Combine("input.json");
         File.WriteAllText(path, content, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false));
-        return new TempFile(path);
+        return new TempFile(directory, path);
     }
 
-    public void Dispose() => File.Delete(Path);
+    public void Dispose() => _directory.Dispose();
 }

@@ -16,7 +16,7 @@ public sealed class IndexBackupTests
     [Fact]
     public async Task No_snapshot_shows_an_index_ahead_of_the_store_or_behind_the_progress_the_store_records_for_it()
     {
-        await using var host = await IndexHost.OpenAsync();
+        await using var host = await IndexedStore.OpenAsync();
         await host.Indexes.PutAsync(ByCustomer);
         await using var writes = new Writer(host.Store);
 
@@ -57,9 +57,10 @@ public sealed class IndexBackupTests
     [Fact]
     public async Task A_backup_taken_under_writes_restores_to_a_store_whose_index_catches_up_to_agree_with_it()
     {
-        var restoredRoot = Path.Combine(Path.GetTempPath(), $"ingest-indexing-test-{Guid.NewGuid():N}");
+        using var restoredDirectory = new TestDirectory();
+        var restoredRoot = restoredDirectory.Path;
         using var backup = new MemoryStream();
-        await using (var host = await IndexHost.OpenAsync())
+        await using (var host = await IndexedStore.OpenAsync())
         {
             await host.Indexes.PutAsync(ByCustomer);
             await using var writes = new Writer(host.Store);
@@ -78,7 +79,7 @@ public sealed class IndexBackupTests
         var entries = BackupRestorer.Restore(backup, "memory", restoredRoot);
         Assert.Equal(["docs", "indexes/Orders~ByCustomer.1", "indexes/catalog.json"], entries.Select(e => e.Path));
 
-        await using var restored = await IndexHost.OpenAsync(root: restoredRoot);
+        await using var restored = await IndexedStore.OpenAsync(root: restoredRoot);
         await restored.CatchUpAsync(ByCustomer.Name);
         var expected = new int[Customers];
         using (var reader = restored.Store.BeginRead())

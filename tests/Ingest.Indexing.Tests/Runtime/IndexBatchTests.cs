@@ -24,7 +24,7 @@ public sealed class IndexBatchTests(ITestOutputHelper output)
     {
         const int documents = 1_000_000;
         var options = new IndexingOptions();
-        await using var host = await IndexHost.OpenAsync(options);
+        await using var host = await IndexedStore.OpenAsync(options);
         var clock = Stopwatch.StartNew();
         await WriteBacklogAsync(host.Store, documents);
         var written = clock.Elapsed;
@@ -46,7 +46,7 @@ public sealed class IndexBatchTests(ITestOutputHelper output)
     {
         const int documents = 50_000;
         var options = new IndexingOptions { BatchMemoryBudgetBytes = 1024 * 1024, MaxBatchDuration = TimeSpan.FromHours(1) };
-        await using var host = await IndexHost.OpenAsync(options);
+        await using var host = await IndexedStore.OpenAsync(options);
         await WriteBacklogAsync(host.Store, documents);
 
         await host.Indexes.PutAsync(Orders);
@@ -64,7 +64,7 @@ public sealed class IndexBatchTests(ITestOutputHelper output)
     public async Task A_document_cap_bounds_batches_for_benchmarks()
     {
         var options = new IndexingOptions { MaxBatchDocuments = 100, MaxBatchDuration = TimeSpan.FromHours(1) };
-        await using var host = await IndexHost.OpenAsync(options);
+        await using var host = await IndexedStore.OpenAsync(options);
         await WriteBacklogAsync(host.Store, 1_000);
 
         await host.Indexes.PutAsync(Orders);

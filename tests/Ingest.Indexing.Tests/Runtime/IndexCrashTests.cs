@@ -59,9 +59,10 @@ public sealed class IndexCrashTests(ITestOutputHelper output)
         output.WriteLine($"seed {seed} (replay with INGEST_TEST_SEED={seed})");
         var worker = CrashWorkerProcess.PathOf("Ingest.Indexing.Tests", "Ingest.Indexing.CrashWorker");
         var random = new Random(seed);
-        var root = Path.Combine(Path.GetTempPath(), $"ingest-index-crash-{Guid.NewGuid():N}");
+        using var directory = new TestDirectory();
+        var root = directory.Path;
         var model = new Dictionary<string, (string Collection, byte[] Json)>(StringComparer.Ordinal);
-        using (var store = IndexHost.OpenStore(root))
+        using (var store = IndexedStore.OpenStore(root))
         {
             WriteChanges(store, random, model, Backlog);
         }
@@ -82,11 +83,11 @@ public sealed class IndexCrashTests(ITestOutputHelper output)
                 return line == "open" || line.StartsWith("etag ", StringComparison.Ordinal);
             });
             output.WriteLine($"kill {kill}: definition {(definition == CrashIndexes.A ? "A" : "B")}, reported etag {lastEtag}");
-            using var store = IndexHost.OpenStore(root);
+            using var store = IndexedStore.OpenStore(root);
             WriteChanges(store, random, model, random.Next(1, 500));
         }
 
-        await using var host = await IndexHost.OpenAsync(CrashIndexes.Options, root);
+        await using var host = await IndexedStore.OpenAsync(CrashIndexes.Options, root);
         await host.Indexes.PutAsync(definition);
         await host.CatchUpAsync(CrashIndexes.Name);
         Verify(host, definition, model, random);
@@ -96,7 +97,7 @@ public sealed class IndexCrashTests(ITestOutputHelper output)
         Assert.Equal(["index/" + CrashIndexes.Name], host.Store.GetConsumers().Select(c => c.Name));
     }
 
-    private static void Verify(IndexHost host, IndexDefinition definition, Dictionary<string, (string Collection, byte[] Json)> model, Random random)
+    private static void Verify(IndexedStore host, IndexDefinition definition, Dictionary<string, (string Collection, byte[] Json)> model, Random random)
     {
         var status = host.Indexes.GetStatus(CrashIndexes.Name)!;
         Assert.Equal(definition, status.Definition);

@@ -36,7 +36,7 @@ public sealed class IndexSetModelTests(ITestOutputHelper output)
         var model = new Dictionary<string, (string Collection, byte[] Json)>(StringComparer.Ordinal);
         var universes = new Dictionary<IndexDefinition, HashSet<(int Field, string Hex)>>();
         var expected = DefinitionA;
-        await using var host = await IndexHost.OpenAsync();
+        await using var host = await IndexedStore.OpenAsync();
         Assert.Equal(IndexPutOutcome.Created, await host.Indexes.PutAsync(expected));
         Assert.Equal(IndexPutOutcome.Unchanged, await host.Indexes.PutAsync(expected));
         int reopens = 0, resets = 0, changes = 0, verifications = 0;
@@ -100,7 +100,7 @@ public sealed class IndexSetModelTests(ITestOutputHelper output)
         output.WriteLine($"{steps} changes, {model.Count} documents, {reopens} reopens, {resets} resets, {changes} definition changes, {verifications} verifications");
     }
 
-    private static async Task VerifyAsync(IndexHost host, IndexDefinition expected, Dictionary<string, (string Collection, byte[] Json)> model, Dictionary<IndexDefinition, HashSet<(int Field, string Hex)>> universes, Random random)
+    private static async Task VerifyAsync(IndexedStore host, IndexDefinition expected, Dictionary<string, (string Collection, byte[] Json)> model, Dictionary<IndexDefinition, HashSet<(int Field, string Hex)>> universes, Random random)
     {
         await host.CatchUpAsync(expected.Name);
         var status = host.Indexes.GetStatus(expected.Name)!;

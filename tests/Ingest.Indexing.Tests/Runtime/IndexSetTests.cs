@@ -21,7 +21,7 @@ public sealed class IndexSetTests
     [Fact]
     public async Task Tombstones_are_purged_only_after_every_index_passed_them()
     {
-        await using var host = await IndexHost.OpenAsync();
+        await using var host = await IndexedStore.OpenAsync();
         await host.Indexes.PutAsync(ByCustomer);
         await host.Indexes.PutAsync(ByTotal);
         await IndexBatchTests.WriteBacklogAsync(host.Store, 100);
@@ -30,7 +30,7 @@ public sealed class IndexSetTests
 
         // With the indexes stopped, deletes leave tombstones the indexes have not passed: nothing may purge them.
         await host.StopAsync();
-        using (var store = IndexHost.OpenStore(host.Root))
+        using (var store = IndexedStore.OpenStore(host.Root))
         {
             var deletes = new WriteBatch();
             for (var i = 0; i < 10; i++)
@@ -59,7 +59,7 @@ public sealed class IndexSetTests
     [Fact]
     public async Task A_deleted_index_loses_its_directory_and_consumer_and_stops_holding_tombstones()
     {
-        await using var host = await IndexHost.OpenAsync();
+        await using var host = await IndexedStore.OpenAsync();
         await host.Indexes.PutAsync(ByCustomer);
         await host.Indexes.PutAsync(ByTotal);
         await IndexBatchTests.WriteBacklogAsync(host.Store, 10);
@@ -79,7 +79,7 @@ public sealed class IndexSetTests
     [Fact]
     public async Task A_bad_definition_is_refused_with_every_problem_and_nothing_is_stored()
     {
-        await using var host = await IndexHost.OpenAsync();
+        await using var host = await IndexedStore.OpenAsync();
         var bad = new IndexDefinition("Orders/Bad", [], [new IndexFieldDefinition("x", "a..b", IndexFieldType.Keyword)]);
 
         var ex = await Assert.ThrowsAsync<IndexDefinitionException>(() => host.Indexes.PutAsync(bad));
@@ -92,7 +92,7 @@ public sealed class IndexSetTests
     [Fact]
     public async Task Definitions_survive_a_restart_and_the_index_resumes_from_its_last_etag()
     {
-        await using var host = await IndexHost.OpenAsync();
+        await using var host = await IndexedStore.OpenAsync();
         Assert.Equal(IndexPutOutcome.Created, await host.Indexes.PutAsync(ByCustomer));
         await IndexBatchTests.WriteBacklogAsync(host.Store, 50);
         await host.CatchUpAsync(ByCustomer.Name);
@@ -110,7 +110,7 @@ public sealed class IndexSetTests
     [Fact]
     public async Task A_changed_definition_keeps_serving_the_old_build_until_the_new_one_is_swapped_in()
     {
-        await using var host = await IndexHost.OpenAsync();
+        await using var host = await IndexedStore.OpenAsync();
         await host.Indexes.PutAsync(ByCustomer);
         await IndexBatchTests.WriteBacklogAsync(host.Store, 200);
         await host.CatchUpAsync(ByCustomer.Name);
@@ -173,7 +173,7 @@ public sealed class IndexSetTests
         });
         meters.Start();
 
-        await using var host = await IndexHost.OpenAsync();
+        await using var host = await IndexedStore.OpenAsync();
         await host.Indexes.PutAsync(ByCustomer);
         await host.Indexes.PutAsync(ByTotal);
         await IndexBatchTests.WriteBacklogAsync(host.Store, 2_000);
@@ -226,7 +226,7 @@ public sealed class IndexSetTests
     [Fact]
     public async Task A_document_put_again_with_its_id_in_other_casing_stays_one_entry()
     {
-        await using var host = await IndexHost.OpenAsync();
+        await using var host = await IndexedStore.OpenAsync();
         await host.Indexes.PutAsync(ByCustomer);
         await host.Store.WriteAsync(new WriteBatch().Put("Orders/1", "Orders", """{"Customer":"before"}"""));
         await host.CatchUpAsync(ByCustomer.Name);

@@ -15,7 +15,7 @@ public sealed class IndexStorageModelTests(ITestOutputHelper output) : IDisposab
 {
     private static readonly IndexDefinition Definition = BruteForceIndex.Definition;
 
-    private readonly IndexDirectory _directory = new();
+    private readonly TestDirectory _directory = new();
 
     public void Dispose() => _directory.Dispose();
 

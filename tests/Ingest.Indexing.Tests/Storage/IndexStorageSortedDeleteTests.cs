@@ -27,8 +27,8 @@ public sealed class IndexStorageSortedDeleteTests : IDisposable
 
     private static readonly StorageOptions Options = new() { SyncMode = SyncMode.NoSyncUnsafe };
 
-    private readonly IndexDirectory _sorted = new();
-    private readonly IndexDirectory _oneByOne = new();
+    private readonly TestDirectory _sorted = new();
+    private readonly TestDirectory _oneByOne = new();
 
     public void Dispose()
     {

@@ -23,7 +23,7 @@ public sealed class IndexStorageTests : IDisposable
 
     private static readonly StorageOptions Options = new() { SyncMode = SyncMode.NoSyncUnsafe };
 
-    private readonly IndexDirectory _directory = new();
+    private readonly TestDirectory _directory = new();
 
     public void Dispose() => _directory.Dispose();
 

@@ -1,18 +1,18 @@
 using Ingest.Documents;
 using Ingest.Indexing.Runtime;
 using Ingest.Query.AutoIndexes;
-using Ingest.Storage;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Ingest.Query.Tests.AutoIndexes;
 
-/// <summary>A real document store, index set and index chooser on a temporary directory; reopened at will.</summary>
+/// <summary>An <see cref="IndexedStore"/> with an automatic-index catalog (in <c>queries/</c>) over it; reopened at will.</summary>
 internal sealed class AutoIndexHost : IAsyncDisposable
 {
-    private readonly string _root = Path.Combine(Path.GetTempPath(), $"ingest-auto-index-test-{Guid.NewGuid():N}");
+    private readonly IndexedStore _indexed;
 
-    private AutoIndexHost(AutoIndexOptions options, SettableTime time)
+    private AutoIndexHost(IndexedStore indexed, AutoIndexOptions options, SettableTime time)
     {
+        _indexed = indexed;
         Options = options;
         Time = time;
     }
@@ -21,16 +21,25 @@ internal sealed class AutoIndexHost : IAsyncDisposable
 
     public SettableTime Time { get; }
 
-    public DocumentStore Store { get; private set; } = null!;
+    public DocumentStore Store => _indexed.Store;
 
-    public IndexSet Indexes { get; private set; } = null!;
+    public IndexSet Indexes => _indexed.Indexes;
 
     public IndexChooser Chooser { get; private set; } = null!;
 
     public static async Task<AutoIndexHost> OpenAsync(AutoIndexOptions? options = null)
     {
-        var host = new AutoIndexHost(options ?? new AutoIndexOptions(), new SettableTime());
-        await host.StartAsync();
+        var host = new AutoIndexHost(await IndexedStore.OpenAsync(), options ?? new AutoIndexOptions(), new SettableTime());
+        try
+        {
+            host.OpenChooser();
+        }
+        catch
+        {
+            await host._indexed.DisposeAsync();
+            throw;
+        }
+
         return host;
     }
 
@@ -60,25 +69,26 @@ internal sealed class AutoIndexHost : IAsyncDisposable
     {
         try
         {
-            await StopAsync();
+            await Chooser.DisposeAsync();
         }
         finally
         {
-            Directory.Delete(_root, recursive: true);
+            await _indexed.DisposeAsync();
         }
     }
 
     private async Task StartAsync()
     {
-        Store = DocumentStore.Open(Path.Combine(_root, "docs"), new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe } });
-        Indexes = await IndexSet.OpenAsync(Store, Path.Combine(_root, "indexes"), new IndexingOptions(), NullLoggerFactory.Instance);
-        Chooser = IndexChooser.Open(Indexes, Store, Path.Combine(_root, "queries"), Options, Time, NullLogger<IndexChooser>.Instance);
+        await _indexed.StartAsync();
+        OpenChooser();
     }
 
     private async Task StopAsync()
     {
         await Chooser.DisposeAsync();
-        await Indexes.DisposeAsync();
-        Store.Dispose();
+        await _indexed.StopAsync();
     }
+
+    private void OpenChooser() =>
+        Chooser = IndexChooser.Open(Indexes, Store, Path.Combine(_indexed.Root, "queries"), Options, Time, NullLogger<IndexChooser>.Instance);
 }

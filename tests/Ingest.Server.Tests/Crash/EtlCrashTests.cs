@@ -26,7 +26,7 @@ public sealed class EtlCrashTests(BrokerFixture brokers, ITestOutputHelper outpu
     private const string TaskName = "crash";
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
 
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), $"ingest-etl-crash-{Guid.NewGuid():N}");
+    private readonly TestDirectory _directory = new();
 
     [Fact]
     public async Task Every_change_is_delivered_at_least_once_in_document_order_across_sigkills()
@@ -56,7 +56,7 @@ public sealed class EtlCrashTests(BrokerFixture brokers, ITestOutputHelper outpu
 
         for (var kill = 1; kill <= Kills; kill++)
         {
-            using (var server = ServerProcess.Start(_directory, settings))
+            using (var server = ServerProcess.Start(_directory.Path, settings))
             {
                 server.WaitFor($"ETL task '{TaskName}' started", StartTimeout);
                 Thread.Sleep(random.Next(100, 2_500));
@@ -85,7 +85,7 @@ public sealed class EtlCrashTests(BrokerFixture brokers, ITestOutputHelper outpu
         for (var run = 1; ; run++)
         {
             Assert.True(run <= 10, "the task did not catch up within 10 graceful runs");
-            using (var server = ServerProcess.Start(_directory, settings))
+            using (var server = ServerProcess.Start(_directory.Path, settings))
             {
                 server.WaitFor($"ETL task '{TaskName}' started", StartTimeout);
                 await Task.Delay(TimeSpan.FromSeconds(3));
@@ -176,16 +176,7 @@ public sealed class EtlCrashTests(BrokerFixture brokers, ITestOutputHelper outpu
 
     private static long EtagOf(string eventId) => long.Parse(eventId[(eventId.LastIndexOf('@') + 1)..], CultureInfo.InvariantCulture);
 
-    private DocumentStore OpenStore() => DocumentStore.Open(Path.Combine(_directory, StoreRegistration.StoreFolder));
+    private DocumentStore OpenStore() => DocumentStore.Open(Path.Combine(_directory.Path, StoreRegistration.StoreFolder));
 
-    public void Dispose()
-    {
-        try
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
-        catch (IOException)
-        {
-        }
-    }
+    public void Dispose() => _directory.Dispose();
 }

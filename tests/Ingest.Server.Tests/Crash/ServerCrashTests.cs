@@ -28,7 +28,7 @@ public sealed class ServerCrashTests(BrokerFixture brokers, ITestOutputHelper ou
     private const string SourceName = "crash";
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
 
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), $"ingest-crash-{Guid.NewGuid():N}");
+    private readonly TestDirectory _directory = new();
 
     [Fact]
     public async Task Kafka_messages_are_applied_exactly_once_across_sigkills()
@@ -64,7 +64,7 @@ public sealed class ServerCrashTests(BrokerFixture brokers, ITestOutputHelper ou
 
         for (var kill = 1; kill <= Kills; kill++)
         {
-            using (var server = ServerProcess.Start(_directory, settings))
+            using (var server = ServerProcess.Start(_directory.Path, settings))
             {
                 server.WaitFor($"Source kafka '{SourceName}' started", StartTimeout);
                 Thread.Sleep(random.Next(200, 2_500));
@@ -124,7 +124,7 @@ public sealed class ServerCrashTests(BrokerFixture brokers, ITestOutputHelper ou
         var producing = PublishRabbitMqAsync(connection, queue, stop.Token);
         for (var kill = 1; kill <= Kills; kill++)
         {
-            using (var server = ServerProcess.Start(_directory, settings))
+            using (var server = ServerProcess.Start(_directory.Path, settings))
             {
                 server.WaitFor($"Source rabbitmq '{SourceName}' started", StartTimeout);
                 Thread.Sleep(random.Next(200, 2_500));
@@ -164,16 +164,7 @@ public sealed class ServerCrashTests(BrokerFixture brokers, ITestOutputHelper ou
         await check.QueueDeleteAsync(queue);
     }
 
-    public void Dispose()
-    {
-        try
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
-        catch (DirectoryNotFoundException)
-        {
-        }
-    }
+    public void Dispose() => _directory.Dispose();
 
     /// <summary>
     /// The store's positions say how many messages of each partition were applied: exactly those
@@ -292,7 +283,7 @@ public sealed class ServerCrashTests(BrokerFixture brokers, ITestOutputHelper ou
     {
         for (var run = 1; run <= 20; run++)
         {
-            using (var server = ServerProcess.Start(_directory, settings))
+            using (var server = ServerProcess.Start(_directory.Path, settings))
             {
                 server.WaitFor(started, StartTimeout);
                 await Task.Delay(TimeSpan.FromSeconds(4));
@@ -309,7 +300,7 @@ public sealed class ServerCrashTests(BrokerFixture brokers, ITestOutputHelper ou
         throw new Xunit.Sdk.XunitException("the server did not catch up within 20 graceful runs");
     }
 
-    private DocumentStore OpenStore() => DocumentStore.Open(Path.Combine(_directory, StoreRegistration.StoreFolder));
+    private DocumentStore OpenStore() => DocumentStore.Open(Path.Combine(_directory.Path, StoreRegistration.StoreFolder));
 
     private static string Id(string prefix, int seq) => $"{prefix}-{seq.ToString(CultureInfo.InvariantCulture)}";
 

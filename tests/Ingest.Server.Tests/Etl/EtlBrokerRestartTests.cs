@@ -16,7 +16,8 @@ public sealed class EtlBrokerRestartTests : IDisposable
     private const int Half = 2_000;
 
     private readonly TempDocumentStore _store = new();
-    private readonly string _errors = Path.Combine(Path.GetTempPath(), $"etl-errors-{Guid.NewGuid():N}.json");
+
+    private string ErrorLog => _store.Beside("etl-errors.json");
 
     [Fact]
     public async Task A_kafka_restart_in_mid_etl_loses_nothing_and_the_task_recovers()
@@ -35,7 +36,7 @@ public sealed class EtlBrokerRestartTests : IDisposable
             Source = EtlTestKit.Source,
         };
 
-        await using var runner = await EtlTestKit.StartAsync(store, definition, _errors);
+        await using var runner = await EtlTestKit.StartAsync(store, definition, ErrorLog);
         await EtlTestKit.WaitCaughtUpAsync(runner, store);
         await brokers.StopKafkaAsync();
         await store.WriteAsync(EtlTestKit.Orders(Half + 1, 2 * Half));
@@ -69,7 +70,7 @@ public sealed class EtlBrokerRestartTests : IDisposable
             Source = EtlTestKit.Source,
         };
 
-        await using var runner = await EtlTestKit.StartAsync(store, definition, _errors);
+        await using var runner = await EtlTestKit.StartAsync(store, definition, ErrorLog);
         await EtlTestKit.WaitCaughtUpAsync(runner, store);
         await brokers.StopRabbitMqAsync();
         await store.WriteAsync(EtlTestKit.Orders(Half + 1, 2 * Half));
@@ -108,9 +109,5 @@ public sealed class EtlBrokerRestartTests : IDisposable
         }
     }
 
-    public void Dispose()
-    {
-        _store.Dispose();
-        File.Delete(_errors);
-    }
+    public void Dispose() => _store.Dispose();
 }

@@ -4,7 +4,7 @@ using System.Text;
 using Confluent.Kafka;
 using Ingest.Contracts.CloudEvents;
 using Ingest.Documents;
-using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting.Http;
 using Ingest.Testing.Brokers;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;

@@ -1,8 +1,8 @@
 using System.Net;
 using System.Text.Json;
 using Ingest.Server.Hosting;
-using Ingest.Server.Tests.Api;
 using Ingest.Server.Tests.Hosting;
+using Ingest.Server.Tests.Hosting.Http;
 using Ingest.Server.Tests.Sources.Kafka;
 using Ingest.Testing.Brokers;
 using Microsoft.Extensions.Options;
@@ -209,35 +209,29 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
     [Fact]
     public async Task A_task_defined_over_http_survives_a_server_restart()
     {
-        var directory = Path.Combine(Path.GetTempPath(), $"ingest-etl-restart-{Guid.NewGuid():N}");
-        try
+        using var testDirectory = new TestDirectory();
+        var directory = testDirectory.Path;
+        await using (var first = await RunningServer.StartAsync(directory))
         {
-            await using (var first = await RunningServer.StartAsync(directory))
-            {
-                using var created = await first.Client.PutAsync(
-                    ApiTestServer.Relative("/etl/kept"),
-                    ApiTestServer.Json("""{"collections":["*"],"rabbitMq":{"uri":"amqp://127.0.0.1:1/","exchange":"x"}}"""));
-                Assert.Equal(HttpStatusCode.Created, created.StatusCode);
-            }
-
-            await using var second = await RunningServer.StartAsync(directory);
-            using var response = await second.Client.GetAsync(ApiTestServer.Relative("/etl/kept"));
-            var view = await ApiTestServer.ReadJsonAsync(response, HttpStatusCode.OK);
-
-            Assert.Equal("http", view.GetProperty("origin").GetString());
-            Assert.Equal("*", view.GetProperty("definition").GetProperty("collections")[0].GetString());
+            using var created = await first.Client.PutAsync(
+                ApiTestServer.Relative("/etl/kept"),
+                ApiTestServer.Json("""{"collections":["*"],"rabbitMq":{"uri":"amqp://127.0.0.1:1/","exchange":"x"}}"""));
+            Assert.Equal(HttpStatusCode.Created, created.StatusCode);
         }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+
+        await using var second = await RunningServer.StartAsync(directory);
+        using var response = await second.Client.GetAsync(ApiTestServer.Relative("/etl/kept"));
+        var view = await ApiTestServer.ReadJsonAsync(response, HttpStatusCode.OK);
+
+        Assert.Equal("http", view.GetProperty("origin").GetString());
+        Assert.Equal("*", view.GetProperty("definition").GetProperty("collections")[0].GetString());
     }
 
     [Fact]
     public async Task A_bad_task_in_configuration_stops_the_server_at_start_naming_the_setting()
     {
-        var directory = Path.Combine(Path.GetTempPath(), $"ingest-etl-config-{Guid.NewGuid():N}");
-        var app = IngestHost.Build(["--urls", "http://127.0.0.1:0", $"--Ingest:DataDirectory={directory}",
+        using var directory = new TestDirectory();
+        var app = IngestHost.Build(["--urls", "http://127.0.0.1:0", $"--Ingest:DataDirectory={directory.Path}",
             "--Ingest:Etl:0:Name=broken", "--Ingest:Etl:0:Collections:0=Orders", "--Ingest:Etl:0:Kafka:BootstrapServers=h:1",
             "--Ingest:Etl:0:Kafka:Topic=t", "--Ingest:Etl:0:Script=function nope() {}"]);
         await using (app)
@@ -246,8 +240,6 @@ public sealed class EtlEndpointsTests(BrokerFixture brokers)
 
             Assert.Contains("Ingest:Etl:0:Script does not compile: the script must define function transform", error.Message, StringComparison.Ordinal);
         }
-
-        Directory.Delete(directory, recursive: true);
     }
 
     /// <summary>A server with two orders and a task whose broker does not answer, once the task is retrying.</summary>

@@ -11,7 +11,8 @@ namespace Ingest.Server.Tests.Etl;
 public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
 {
     private readonly TempDocumentStore _store = new();
-    private readonly string _errors = Path.Combine(Path.GetTempPath(), $"etl-errors-{Guid.NewGuid():N}.json");
+
+    private string ErrorLog => _store.Beside("etl-errors.json");
 
     [Fact]
     public async Task Puts_and_deletes_arrive_as_cloud_events_keyed_by_document_in_etag_order()
@@ -23,7 +24,7 @@ public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
         await store.WriteAsync(new WriteBatch().Put("orders/5", "Orders", """{"N":5,"Version":2}""").Delete("orders/3"));
         var expected = store.GetChangesSince(0, 100).Where(static c => c.Collection == "Orders").ToList();
 
-        await using var runner = await EtlTestKit.StartAsync(store, KafkaTask(bootstrap, topic), _errors);
+        await using var runner = await EtlTestKit.StartAsync(store, KafkaTask(bootstrap, topic), ErrorLog);
         var records = EtlTestKit.ConsumeKafka(bootstrap, topic, expected.Count);
         await EtlTestKit.WaitCaughtUpAsync(runner, store);
 
@@ -68,7 +69,7 @@ public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
         var store = _store.Store;
         var definition = KafkaTask(bootstrap, topic);
         await store.WriteAsync(EtlTestKit.Orders(1, 30));
-        await using (var first = await EtlTestKit.StartAsync(store, definition, _errors))
+        await using (var first = await EtlTestKit.StartAsync(store, definition, ErrorLog))
         {
             await EtlTestKit.WaitCaughtUpAsync(first, store);
         }
@@ -76,7 +77,7 @@ public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
         // Written while the task is stopped; a delete whose tombstone the task must still see.
         await store.WriteAsync(EtlTestKit.Orders(31, 50).Delete("orders/7"));
         Assert.Equal(30, store.GetConsumers().Single().AcknowledgedEtag);
-        await using var second = await EtlTestKit.StartAsync(store, definition, _errors);
+        await using var second = await EtlTestKit.StartAsync(store, definition, ErrorLog);
         var records = EtlTestKit.ConsumeKafka(bootstrap, topic, 51);
         await EtlTestKit.WaitCaughtUpAsync(second, store);
 
@@ -95,7 +96,7 @@ public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
         broken.Script = "function transform(doc, meta) { if (doc.N % 4 === 0) throw new Error('cannot price ' + meta.id); return { key: 'k-' + doc.N, body: { n: doc.N }, headers: { kind: 'order' } }; }";
         await store.WriteAsync(EtlTestKit.Orders(1, 12));
 
-        await using (var runner = await EtlTestKit.StartAsync(store, broken, _errors))
+        await using (var runner = await EtlTestKit.StartAsync(store, broken, ErrorLog))
         {
             var records = EtlTestKit.ConsumeKafka(bootstrap, topic, 9);
             await EtlTestKit.WaitCaughtUpAsync(runner, store);
@@ -111,7 +112,7 @@ public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
         // The fix: the same task with a corrected script keeps its error list and retries from it.
         var fixedTask = KafkaTask(bootstrap, topic);
         fixedTask.Script = "function transform(doc) { return { key: 'k-' + doc.N, body: { n: doc.N } }; }";
-        await using var repaired = await EtlTestKit.StartAsync(store, fixedTask, _errors);
+        await using var repaired = await EtlTestKit.StartAsync(store, fixedTask, ErrorLog);
         var error = repaired.Errors.List(0, 100)[1];
         var outcome = await repaired.RetryAsync(error, CancellationToken.None);
 
@@ -129,7 +130,7 @@ public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
         var definition = KafkaTask($"127.0.0.1:{Ingest.Testing.LocalPorts.Unused()}", "nowhere");
         definition.Kafka!.Settings["message.timeout.ms"] = "1500";
 
-        await using var runner = await EtlTestKit.StartAsync(store, definition, _errors);
+        await using var runner = await EtlTestKit.StartAsync(store, definition, ErrorLog);
         using var timeout = new CancellationTokenSource(EtlTestKit.Patience);
         while (runner.GetStatus().State != EtlTaskState.Retrying)
         {
@@ -149,9 +150,5 @@ public sealed class EtlKafkaTests(BrokerFixture brokers) : IDisposable
 
     private static EtlTaskDefinition KafkaTask(string bootstrap, string topic) => EtlTestKit.KafkaTask("orders-out", bootstrap, topic);
 
-    public void Dispose()
-    {
-        _store.Dispose();
-        File.Delete(_errors);
-    }
+    public void Dispose() => _store.Dispose();
 }

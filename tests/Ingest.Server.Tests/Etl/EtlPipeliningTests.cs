@@ -20,7 +20,8 @@ public sealed class EtlPipeliningTests(BrokerFixture brokers) : IDisposable
     private static readonly EtlPipelineLimits SmallBatches = new(4 * 1024, TimeSpan.FromSeconds(5), 4);
 
     private readonly TempDocumentStore _store = new();
-    private readonly string _errors = Path.Combine(Path.GetTempPath(), $"etl-errors-{Guid.NewGuid():N}.json");
+
+    private string ErrorLog => _store.Beside("etl-errors.json");
 
     [Fact]
     public async Task Progress_never_passes_an_unacknowledged_batch_and_after_its_failure_everything_from_it_is_sent_again()
@@ -102,7 +103,7 @@ public sealed class EtlPipeliningTests(BrokerFixture brokers) : IDisposable
         await store.WriteAsync(EtlTestKit.Orders(1, Documents, static i => $$"""{"N":{{i}},"Note":"{{new string((char)('a' + (i % 26)), 300 + i)}}"}"""));
         BodyCheckingDestination? destination = null;
         var runner = new EtlTaskRunner(
-            KafkaTask(bootstrap, topic), store, new EtlErrorLog(_errors), d => destination = new BodyCheckingDestination(EtlService.CreateDestination(d), store),
+            KafkaTask(bootstrap, topic), store, new EtlErrorLog(ErrorLog), d => destination = new BodyCheckingDestination(EtlService.CreateDestination(d), store),
             NullLogger.Instance, TimeProvider.System, SmallBatches);
         await using (runner)
         {
@@ -141,7 +142,7 @@ public sealed class EtlPipeliningTests(BrokerFixture brokers) : IDisposable
 
     private async Task<EtlTaskRunner> StartAsync(DocumentStore store, EtlTaskDefinition definition, HoldingDestinations destinations)
     {
-        var runner = new EtlTaskRunner(definition, store, new EtlErrorLog(_errors), destinations.Create, NullLogger.Instance, TimeProvider.System, SmallBatches);
+        var runner = new EtlTaskRunner(definition, store, new EtlErrorLog(ErrorLog), destinations.Create, NullLogger.Instance, TimeProvider.System, SmallBatches);
         await runner.StartAsync();
         return runner;
     }
@@ -159,9 +160,5 @@ public sealed class EtlPipeliningTests(BrokerFixture brokers) : IDisposable
 
     private static EtlTaskDefinition KafkaTask(string bootstrap, string topic) => EtlTestKit.KafkaTask("orders-pipe", bootstrap, topic);
 
-    public void Dispose()
-    {
-        _store.Dispose();
-        File.Delete(_errors);
-    }
+    public void Dispose() => _store.Dispose();
 }

@@ -13,7 +13,8 @@ namespace Ingest.Server.Tests.Etl;
 public sealed class EtlRabbitMqTests(BrokerFixture brokers) : IDisposable
 {
     private readonly TempDocumentStore _store = new();
-    private readonly string _errors = Path.Combine(Path.GetTempPath(), $"etl-errors-{Guid.NewGuid():N}.json");
+
+    private string ErrorLog => _store.Beside("etl-errors.json");
     private readonly string _exchange = $"etl-test-{Guid.NewGuid():N}";
 
     [Fact]
@@ -30,7 +31,7 @@ public sealed class EtlRabbitMqTests(BrokerFixture brokers) : IDisposable
         await store.WriteAsync(new WriteBatch().Delete("orders/2"));
         var deletedAt = store.GetChangesSince(6, 1)[0].LastModified;
 
-        await using var runner = await EtlTestKit.StartAsync(store, RabbitTask(rabbit.Uri), _errors);
+        await using var runner = await EtlTestKit.StartAsync(store, RabbitTask(rabbit.Uri), ErrorLog);
         await EtlTestKit.WaitCaughtUpAsync(runner, store);
 
         // The feed holds each document's latest change: orders/2's put was replaced by its delete.
@@ -64,7 +65,7 @@ public sealed class EtlRabbitMqTests(BrokerFixture brokers) : IDisposable
             var store = _store.Store;
             await store.WriteAsync(EtlTestKit.Orders(1, 3));
 
-            await using var runner = await EtlTestKit.StartAsync(store, RabbitTask(rabbit.Uri), _errors);
+            await using var runner = await EtlTestKit.StartAsync(store, RabbitTask(rabbit.Uri), ErrorLog);
             using var timeout = new CancellationTokenSource(EtlTestKit.Patience);
             while (runner.GetStatus().State != EtlTaskState.Retrying)
             {
@@ -99,7 +100,7 @@ public sealed class EtlRabbitMqTests(BrokerFixture brokers) : IDisposable
         var store = _store.Store;
         await store.WriteAsync(EtlTestKit.Orders(1, count));
 
-        await using var runner = await EtlTestKit.StartAsync(store, RabbitTask(rabbit.Uri), _errors);
+        await using var runner = await EtlTestKit.StartAsync(store, RabbitTask(rabbit.Uri), ErrorLog);
         await EtlTestKit.WaitCaughtUpAsync(runner, store);
         var received = await DrainAsync(channel, queue, count);
 
@@ -145,9 +146,5 @@ public sealed class EtlRabbitMqTests(BrokerFixture brokers) : IDisposable
         Source = EtlTestKit.Source,
     };
 
-    public void Dispose()
-    {
-        _store.Dispose();
-        File.Delete(_errors);
-    }
+    public void Dispose() => _store.Dispose();
 }

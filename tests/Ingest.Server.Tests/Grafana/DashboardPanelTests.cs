@@ -3,7 +3,7 @@ using System.Net;
 using System.Text;
 using System.Text.Json;
 using Ingest.Documents;
-using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting.Http;
 using Xunit.Abstractions;
 using static Ingest.Server.Tests.Grafana.GrafanaTestKit;
 

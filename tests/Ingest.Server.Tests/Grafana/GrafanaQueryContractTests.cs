@@ -1,6 +1,6 @@
 using System.Net;
 using System.Text.Json;
-using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting.Http;
 using static Ingest.Server.Tests.Grafana.GrafanaTestKit;
 using static Ingest.Server.Tests.Queries.QueryTestKit;
 

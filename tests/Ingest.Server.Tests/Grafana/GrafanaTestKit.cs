@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Text;
 using System.Text.Json;
-using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting.Http;
 
 namespace Ingest.Server.Tests.Grafana;
 

@@ -1,6 +1,6 @@
 using System.Net;
-using Ingest.Server.Tests.Api;
 using Ingest.Server.Tests.Hosting;
+using Ingest.Server.Tests.Hosting.Http;
 
 namespace Ingest.Server.Tests.Grafana;
 
@@ -48,30 +48,24 @@ public sealed class SavedQueryTests
     [Fact]
     public async Task Saved_queries_survive_a_restart()
     {
-        var directory = Path.Combine(Path.GetTempPath(), $"ingest-saved-queries-{Guid.NewGuid():N}");
-        try
+        using var testDirectory = new TestDirectory();
+        var directory = testDirectory.Path;
+        await using (var first = await RunningServer.StartAsync(directory))
         {
-            await using (var first = await RunningServer.StartAsync(directory))
-            {
-                using var put = await first.Client.PutAsync(ApiTestServer.Relative("/grafana/queries/per-status"), ApiTestServer.Json("""{"query":"from Orders group by Status select count()","parameters":{"s":"x"}}"""));
-                Assert.Equal(HttpStatusCode.Created, put.StatusCode);
-                using var other = await first.Client.PutAsync(ApiTestServer.Relative("/grafana/queries/to-delete"), ApiTestServer.Json("""{"query":"from Orders"}"""));
-                using var delete = await first.Client.DeleteAsync(ApiTestServer.Relative("/grafana/queries/to-delete"));
-                Assert.Equal(HttpStatusCode.NoContent, delete.StatusCode);
-            }
-
-            await using var second = await RunningServer.StartAsync(directory);
-            using var response = await second.Client.GetAsync(ApiTestServer.Relative("/grafana/queries"));
-            var list = await ApiTestServer.ReadJsonAsync(response, HttpStatusCode.OK);
-
-            var saved = Assert.Single(list.EnumerateArray());
-            Assert.Equal("per-status", saved.GetProperty("name").GetString());
-            Assert.Equal("from Orders group by Status select count()", saved.GetProperty("query").GetString());
-            Assert.Equal("x", saved.GetProperty("parameters").GetProperty("s").GetString());
+            using var put = await first.Client.PutAsync(ApiTestServer.Relative("/grafana/queries/per-status"), ApiTestServer.Json("""{"query":"from Orders group by Status select count()","parameters":{"s":"x"}}"""));
+            Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+            using var other = await first.Client.PutAsync(ApiTestServer.Relative("/grafana/queries/to-delete"), ApiTestServer.Json("""{"query":"from Orders"}"""));
+            using var delete = await first.Client.DeleteAsync(ApiTestServer.Relative("/grafana/queries/to-delete"));
+            Assert.Equal(HttpStatusCode.NoContent, delete.StatusCode);
         }
-        finally
-        {
-            Directory.Delete(directory, recursive: true);
-        }
+
+        await using var second = await RunningServer.StartAsync(directory);
+        using var response = await second.Client.GetAsync(ApiTestServer.Relative("/grafana/queries"));
+        var list = await ApiTestServer.ReadJsonAsync(response, HttpStatusCode.OK);
+
+        var saved = Assert.Single(list.EnumerateArray());
+        Assert.Equal("per-status", saved.GetProperty("name").GetString());
+        Assert.Equal("from Orders group by Status select count()", saved.GetProperty("query").GetString());
+        Assert.Equal("x", saved.GetProperty("parameters").GetProperty("s").GetString());
     }
 }

@@ -18,7 +18,7 @@ namespace Ingest.Server.Tests.Hosting;
 public sealed class InvalidMessageDeadLetterTests(BrokerFixture brokers) : IDisposable
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(90);
-    private readonly string _dataDirectory = Path.Combine(Path.GetTempPath(), $"ingest-invalid-messages-{Guid.NewGuid():N}");
+    private readonly TestDirectory _dataDirectory = new();
 
     // id, ingest-collection header (null: none), body, what the dead letter's reason must say (null: stored)
     private static readonly (string Id, string? Collection, byte[] Body, string? Reason)[] Messages =
@@ -30,13 +30,7 @@ public sealed class InvalidMessageDeadLetterTests(BrokerFixture brokers) : IDisp
         ("good", "Café", "{\"ok\":true}"u8.ToArray(), null),
     ];
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_dataDirectory))
-        {
-            Directory.Delete(_dataDirectory, recursive: true);
-        }
-    }
+    public void Dispose() => _dataDirectory.Dispose();
 
     [Fact]
     public async Task Kafka_messages_with_a_bad_collection_or_invalid_utf8_become_dead_letters_naming_the_problem()
@@ -52,7 +46,7 @@ public sealed class InvalidMessageDeadLetterTests(BrokerFixture brokers) : IDisp
         })]);
 
         await using var server = await RunningServer.StartAsync(
-            _dataDirectory,
+            _dataDirectory.Path,
             $"--Ingest:Sources:Kafka:0:BootstrapServers={kafka.BootstrapServers}",
             $"--Ingest:Sources:Kafka:0:Topics:0={topic}",
             $"--Ingest:Sources:Kafka:0:GroupId={NewName("group")}");
@@ -79,7 +73,7 @@ public sealed class InvalidMessageDeadLetterTests(BrokerFixture brokers) : IDisp
         });
 
         await using (var server = await RunningServer.StartAsync(
-            _dataDirectory, $"--Ingest:Sources:RabbitMq:0:Uri={rabbit.Uri}", $"--Ingest:Sources:RabbitMq:0:Queues:0={queue}"))
+            _dataDirectory.Path, $"--Ingest:Sources:RabbitMq:0:Uri={rabbit.Uri}", $"--Ingest:Sources:RabbitMq:0:Queues:0={queue}"))
         {
             await AssertDeadLettersAsync(server.Services.GetRequiredService<DocumentStore>());
         }

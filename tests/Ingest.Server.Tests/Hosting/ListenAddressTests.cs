@@ -9,15 +9,9 @@ namespace Ingest.Server.Tests.Hosting;
 public sealed class ListenAddressTests : IDisposable
 {
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(60);
-    private readonly string _dataDirectory = Path.Combine(Path.GetTempPath(), $"ingest-listen-test-{Guid.NewGuid():N}");
+    private readonly TestDirectory _dataDirectory = new();
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_dataDirectory))
-        {
-            Directory.Delete(_dataDirectory, recursive: true);
-        }
-    }
+    public void Dispose() => _dataDirectory.Dispose();
 
     [Theory]
     [InlineData("ASPNETCORE_URLS")]
@@ -42,17 +36,17 @@ public sealed class ListenAddressTests : IDisposable
     [Fact]
     public async Task Without_any_address_the_default_is_loopback_port_8080_and_any_address_replaces_it()
     {
-        await using (var defaulted = IngestHost.Build([$"--Ingest:DataDirectory={_dataDirectory}"]))
+        await using (var defaulted = IngestHost.Build([$"--Ingest:DataDirectory={_dataDirectory.Path}"]))
         {
             Assert.Equal(HttpOptions.DefaultUrls, defaulted.Configuration["urls"]);
         }
 
-        await using (var chosen = IngestHost.Build([$"--Ingest:DataDirectory={_dataDirectory}", "--urls=http://127.0.0.1:9999"]))
+        await using (var chosen = IngestHost.Build([$"--Ingest:DataDirectory={_dataDirectory.Path}", "--urls=http://127.0.0.1:9999"]))
         {
             Assert.Equal("http://127.0.0.1:9999", chosen.Configuration["urls"]);
         }
 
-        await using (var ports = IngestHost.Build([$"--Ingest:DataDirectory={_dataDirectory}", "--http_ports=9998"]))
+        await using (var ports = IngestHost.Build([$"--Ingest:DataDirectory={_dataDirectory.Path}", "--http_ports=9998"]))
         {
             Assert.Null(ports.Configuration["urls"]);
         }
@@ -61,7 +55,7 @@ public sealed class ListenAddressTests : IDisposable
     /// <summary>Starts the server process, which must say it listens on <paramref name="port"/> and answer there, then stop cleanly.</summary>
     private async Task AssertListensOnAsync(int port, string[] listenArguments, Dictionary<string, string> environment)
     {
-        using var server = ServerProcess.Start(_dataDirectory, [], listenArguments, environment);
+        using var server = ServerProcess.Start(_dataDirectory.Path, [], listenArguments, environment);
         server.WaitFor($"Now listening on: http://127.0.0.1:{port}", StartTimeout);
 
         using var client = new HttpClient();

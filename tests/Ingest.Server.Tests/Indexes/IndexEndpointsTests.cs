@@ -1,8 +1,8 @@
 using System.Net;
 using System.Text.Json;
 using Ingest.Documents;
-using Ingest.Server.Tests.Api;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using Ingest.Server.Tests.Hosting.Http;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using static Ingest.Server.Tests.Indexes.IndexTestKit;
 using Ingest.Server.Hosting.Http;
 using Ingest.Server.Indexes;

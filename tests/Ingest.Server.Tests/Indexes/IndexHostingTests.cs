@@ -7,7 +7,7 @@ using Ingest.Server.Tests.Hosting;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 using Ingest.Query;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using static Ingest.Server.Tests.Indexes.IndexTestKit;
 
 namespace Ingest.Server.Tests.Indexes;
@@ -16,15 +16,9 @@ namespace Ingest.Server.Tests.Indexes;
 public sealed class IndexHostingTests : IDisposable
 {
     private const int PageSize = 8192;
-    private readonly string _dataDirectory = Path.Combine(Path.GetTempPath(), $"ingest-index-hosting-{Guid.NewGuid():N}");
+    private readonly TestDirectory _dataDirectory = new();
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_dataDirectory))
-        {
-            Directory.Delete(_dataDirectory, recursive: true);
-        }
-    }
+    public void Dispose() => _dataDirectory.Dispose();
 
     private static readonly string[] ConfiguredOrdersByCustomer =
     [
@@ -41,7 +35,7 @@ public sealed class IndexHostingTests : IDisposable
     [Fact]
     public async Task An_index_declared_in_configuration_is_there_after_start_and_indexes()
     {
-        await using var server = await RunningServer.StartAsync(_dataDirectory, ConfiguredOrdersByCustomer);
+        await using var server = await RunningServer.StartAsync(_dataDirectory.Path, ConfiguredOrdersByCustomer);
 
         var status = Manager(server.Services).GetStatus("Orders/ByCustomer");
         Assert.NotNull(status);
@@ -55,13 +49,13 @@ public sealed class IndexHostingTests : IDisposable
     [Fact]
     public async Task A_declared_index_whose_definition_changed_is_rebuilt_at_the_next_start()
     {
-        await using (var first = await RunningServer.StartAsync(_dataDirectory, ConfiguredOrdersByCustomer))
+        await using (var first = await RunningServer.StartAsync(_dataDirectory.Path, ConfiguredOrdersByCustomer))
         {
             Assert.NotNull(Manager(first.Services).GetStatus("Orders/ByCustomer"));
         }
 
         string[] changed = [.. ConfiguredOrdersByCustomer.Where(a => !a.Contains(":Fields:1:", StringComparison.Ordinal))];
-        await using var second = await RunningServer.StartAsync(_dataDirectory, changed);
+        await using var second = await RunningServer.StartAsync(_dataDirectory.Path, changed);
 
         var index = await WaitUntilCaughtUpAsync(second.Client, "Orders/ByCustomer", 0);
         Assert.Single(index.GetProperty("definition").GetProperty("fields").EnumerateArray());
@@ -75,10 +69,10 @@ public sealed class IndexHostingTests : IDisposable
     [InlineData("--Ingest:Indexes:1:Name=Orders/ByCustomer", "Ingest:Indexes:1:Collections: at least one collection is required")]
     public async Task A_bad_declared_index_stops_start_up_naming_the_setting_and_the_problem(string badArgument, string expected)
     {
-        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory, [.. ConfiguredOrdersByCustomer, badArgument]));
+        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory.Path, [.. ConfiguredOrdersByCustomer, badArgument]));
 
         Assert.Contains(expected, error.Message, StringComparison.Ordinal);
-        Assert.False(Directory.Exists(Path.Combine(_dataDirectory, QueryEngine.IndexesFolder, "catalog.json")));
+        Assert.False(Directory.Exists(Path.Combine(_dataDirectory.Path, QueryEngine.IndexesFolder, "catalog.json")));
     }
 
     [Fact]
@@ -86,7 +80,7 @@ public sealed class IndexHostingTests : IDisposable
     {
         string[] twice = [.. ConfiguredOrdersByCustomer, .. ConfiguredOrdersByCustomer.Select(a => a.Replace(":Indexes:0:", ":Indexes:1:", StringComparison.Ordinal))];
 
-        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory, twice));
+        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory.Path, twice));
 
         Assert.Contains("Ingest:Indexes:1:Name: index 'Orders/ByCustomer' is already declared by Ingest:Indexes:0", error.Message, StringComparison.Ordinal);
     }
@@ -97,7 +91,7 @@ public sealed class IndexHostingTests : IDisposable
     [InlineData("--Ingest:Indexing:MaxBatchDocuments=0", "Ingest:Indexing:MaxBatchDocuments must be at least 1 when set (was 0)")]
     public async Task A_bad_indexing_setting_stops_start_up_and_names_it(string argument, string expected)
     {
-        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory, argument));
+        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(_dataDirectory.Path, argument));
 
         Assert.Contains(expected, error.Message, StringComparison.Ordinal);
     }
@@ -106,7 +100,7 @@ public sealed class IndexHostingTests : IDisposable
     public async Task An_index_defined_over_http_survives_a_restart_and_resumes_where_it_was()
     {
         long firstEtag;
-        await using (var first = await RunningServer.StartAsync(_dataDirectory))
+        await using (var first = await RunningServer.StartAsync(_dataDirectory.Path))
         {
             using var put = await first.Client.PutAsync(Relative("/indexes/Orders/ByCustomer"), Json(OrdersByCustomer));
             Assert.Equal(HttpStatusCode.Created, put.StatusCode);
@@ -115,7 +109,7 @@ public sealed class IndexHostingTests : IDisposable
             firstEtag = (await WaitUntilCaughtUpAsync(first.Client, "Orders/ByCustomer", written.LastEtag)).GetProperty("lastIndexedEtag").GetInt64();
         }
 
-        await using var second = await RunningServer.StartAsync(_dataDirectory);
+        await using var second = await RunningServer.StartAsync(_dataDirectory.Path);
 
         var status = Manager(second.Services).GetStatus("Orders/ByCustomer");
         Assert.NotNull(status);
@@ -131,7 +125,7 @@ public sealed class IndexHostingTests : IDisposable
     public async Task A_changed_definition_builds_side_by_side_while_the_old_index_keeps_serving_then_swaps_in()
     {
         // Small batches make the rebuild take hundreds of commits, long enough to look at it while it runs.
-        await using var server = await RunningServer.StartAsync(_dataDirectory, "--Ingest:Indexing:MaxBatchDocuments=10");
+        await using var server = await RunningServer.StartAsync(_dataDirectory.Path, "--Ingest:Indexing:MaxBatchDocuments=10");
         var store = server.Services.GetRequiredService<DocumentStore>();
         var batch = new WriteBatch();
         for (var i = 0; i < 5_000; i++)
@@ -173,7 +167,7 @@ public sealed class IndexHostingTests : IDisposable
     [Fact]
     public async Task An_errored_index_makes_health_503_naming_it_while_other_indexes_and_writes_go_on()
     {
-        await using (var first = await RunningServer.StartAsync(_dataDirectory))
+        await using (var first = await RunningServer.StartAsync(_dataDirectory.Path))
         {
             foreach (var name in new[] { "Broken", "Healthy" })
             {
@@ -187,7 +181,7 @@ public sealed class IndexHostingTests : IDisposable
         }
 
         // Damage: every page of the index's data file but its header is overwritten, so the first read fails its checksum.
-        var build = Assert.Single(Directory.GetDirectories(Path.Combine(_dataDirectory, QueryEngine.IndexesFolder), "Broken.*"));
+        var build = Assert.Single(Directory.GetDirectories(Path.Combine(_dataDirectory.Path, QueryEngine.IndexesFolder), "Broken.*"));
         await using (var data = new FileStream(Path.Combine(build, "data.ingest"), FileMode.Open, FileAccess.Write))
         {
             var garbage = new byte[data.Length - PageSize];
@@ -196,7 +190,7 @@ public sealed class IndexHostingTests : IDisposable
             await data.WriteAsync(garbage);
         }
 
-        await using var server = await RunningServer.StartAsync(_dataDirectory);
+        await using var server = await RunningServer.StartAsync(_dataDirectory.Path);
 
         using var health = await server.Client.GetAsync(Relative("/health"));
         var report = await ReadJsonAsync(health, HttpStatusCode.ServiceUnavailable);
@@ -220,11 +214,11 @@ public sealed class IndexHostingTests : IDisposable
     [Fact]
     public async Task An_unreadable_index_catalog_stops_start_up_naming_the_indexes_directory()
     {
-        var indexes = Path.Combine(_dataDirectory, QueryEngine.IndexesFolder);
+        var indexes = Path.Combine(_dataDirectory.Path, QueryEngine.IndexesFolder);
         Directory.CreateDirectory(indexes);
         await File.WriteAllTextAsync(Path.Combine(indexes, "catalog.json"), "{\"indexes\":[{\"name\":");
 
-        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => RunningServer.StartAsync(_dataDirectory));
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => RunningServer.StartAsync(_dataDirectory.Path));
 
         Assert.Contains($"The indexes in '{Path.GetFullPath(indexes)}' cannot be opened", error.Message, StringComparison.Ordinal);
     }

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Text;
 using Ingest.Documents;
-using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting.Http;
 using Ingest.Server.Tests.Hosting;
 using Ingest.Server.Tests.Sources.RabbitMq;
 using Ingest.Testing.Brokers;
@@ -23,21 +23,15 @@ public sealed class LiveIngestionIndexTests(BrokerFixture brokers) : IDisposable
     private const int Documents = 2_000;
     private const int Customers = 10;
     private const string IndexName = "Orders/ByCustomer";
-    private readonly string _dataDirectory = Path.Combine(Path.GetTempPath(), $"ingest-live-index-{Guid.NewGuid():N}");
+    private readonly TestDirectory _dataDirectory = new();
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_dataDirectory))
-        {
-            Directory.Delete(_dataDirectory, recursive: true);
-        }
-    }
+    public void Dispose() => _dataDirectory.Dispose();
 
     [Fact]
     public async Task An_index_defined_over_http_stays_up_to_date_under_kafka_ingestion()
     {
         var kafka = await brokers.GetKafkaAsync();
-        var (server, topic) = await StartOrdersServerAsync(kafka.BootstrapServers, _dataDirectory, "live-index");
+        var (server, topic) = await StartOrdersServerAsync(kafka.BootstrapServers, _dataDirectory.Path, "live-index");
         await using var running = server;
         await DefineIndexAsync(server);
 
@@ -60,7 +54,7 @@ public sealed class LiveIngestionIndexTests(BrokerFixture brokers) : IDisposable
         await using var client = await AmqpTestClient.ConnectAsync(rabbit.Uri);
         await client.DeclareAsync(queue);
         await using (var server = await RunningServer.StartAsync(
-            _dataDirectory,
+            _dataDirectory.Path,
             $"--Ingest:Sources:RabbitMq:0:Uri={rabbit.Uri}",
             $"--Ingest:Sources:RabbitMq:0:Queues:0={queue}",
             "--Ingest:Sources:RabbitMq:0:Collection=Orders"))

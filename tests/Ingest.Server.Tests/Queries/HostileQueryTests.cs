@@ -1,5 +1,5 @@
 using System.Net;
-using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting.Http;
 using static Ingest.Server.Tests.Queries.QueryTestKit;
 
 namespace Ingest.Server.Tests.Queries;

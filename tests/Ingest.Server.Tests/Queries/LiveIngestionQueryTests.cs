@@ -15,21 +15,15 @@ public sealed class LiveIngestionQueryTests(BrokerFixture brokers) : IDisposable
 {
     private const int Rounds = 40;
     private const int PerRound = 250;
-    private readonly string _dataDirectory = Path.Combine(Path.GetTempPath(), $"ingest-live-query-{Guid.NewGuid():N}");
+    private readonly TestDirectory _dataDirectory = new();
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_dataDirectory))
-        {
-            Directory.Delete(_dataDirectory, recursive: true);
-        }
-    }
+    public void Dispose() => _dataDirectory.Dispose();
 
     [Fact]
     public async Task Wait_for_non_stale_answers_include_every_order_stored_before_the_query_during_kafka_ingestion()
     {
         var kafka = await brokers.GetKafkaAsync();
-        var (server, topic) = await StartOrdersServerAsync(kafka.BootstrapServers, _dataDirectory, "live-query");
+        var (server, topic) = await StartOrdersServerAsync(kafka.BootstrapServers, _dataDirectory.Path, "live-query");
         await using var running = server;
         var store = server.Services.GetRequiredService<DocumentStore>();
 

@@ -1,5 +1,5 @@
 using Ingest.Documents;
-using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting.Http;
 using static Ingest.Server.Tests.Queries.QueryTestKit;
 
 namespace Ingest.Server.Tests.Queries;

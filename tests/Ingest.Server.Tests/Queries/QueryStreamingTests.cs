@@ -1,6 +1,6 @@
 using System.Text;
 using Ingest.Server.Queries;
-using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting.Http;
 using Microsoft.Extensions.DependencyInjection;
 using Ingest.Query;
 using static Ingest.Server.Tests.Queries.QueryTestKit;

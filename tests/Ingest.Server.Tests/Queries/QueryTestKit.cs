@@ -3,7 +3,7 @@ using System.Net;
 using System.Text;
 using System.Text.Json;
 using Ingest.Documents;
-using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting.Http;
 
 namespace Ingest.Server.Tests.Queries;
 

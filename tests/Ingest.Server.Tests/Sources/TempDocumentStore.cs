@@ -2,24 +2,21 @@ using Ingest.Documents;
 
 namespace Ingest.Server.Tests.Sources;
 
-/// <summary>A durable document store in its own temporary directory, deleted afterwards.</summary>
+/// <summary>A durable document store in a <see cref="TestDirectory"/> of its own, deleted afterwards with what tests wrote beside it.</summary>
 internal sealed class TempDocumentStore : IDisposable
 {
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), $"ingest-source-test-{Guid.NewGuid():N}");
+    private readonly TestDirectory _directory = new();
 
-    public TempDocumentStore() => Store = DocumentStore.Open(_directory);
+    public TempDocumentStore() => Store = DocumentStore.Open(_directory.Combine("store"));
 
     public DocumentStore Store { get; }
+
+    /// <summary>A path beside the store (not created), for a file the test writes next to it, such as an ETL error log.</summary>
+    public string Beside(string name) => _directory.Combine(name);
 
     public void Dispose()
     {
         Store.Dispose();
-        try
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
-        catch (IOException)
-        {
-        }
+        _directory.Dispose();
     }
 }

@@ -6,7 +6,7 @@ using Ingest.Server.Tests.Hosting;
 using Ingest.Testing.Brokers;
 using Microsoft.Extensions.DependencyInjection;
 using Ingest.Query;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using static Ingest.Server.Tests.Sources.Kafka.KafkaTestKit;
 
 namespace Ingest.Server.Tests.Telemetry;
@@ -15,15 +15,9 @@ namespace Ingest.Server.Tests.Telemetry;
 [Collection(BrokerFixture.Collection)]
 public sealed class IngestMetricsTests(BrokerFixture brokers) : IDisposable
 {
-    private readonly string _data = Path.Combine(Path.GetTempPath(), $"ingest-metrics-{Guid.NewGuid():N}");
+    private readonly TestDirectory _data = new();
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_data))
-        {
-            Directory.Delete(_data, recursive: true);
-        }
-    }
+    public void Dispose() => _data.Dispose();
 
     [Fact]
     public async Task After_ingesting_from_kafka_the_scrape_reports_the_source_store_and_index_metrics_with_their_values()
@@ -40,7 +34,7 @@ public sealed class IngestMetricsTests(BrokerFixture brokers) : IDisposable
         await ProduceAsync(kafka.BootstrapServers, topic, records);
 
         await using var server = await RunningServer.StartAsync(
-            _data,
+            _data.Path,
             $"--Ingest:Sources:Kafka:0:BootstrapServers={kafka.BootstrapServers}",
             $"--Ingest:Sources:Kafka:0:Topics:0={topic}",
             $"--Ingest:Sources:Kafka:0:GroupId={NewName("group")}",

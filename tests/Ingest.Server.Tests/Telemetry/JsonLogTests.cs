@@ -13,20 +13,14 @@ namespace Ingest.Server.Tests.Telemetry;
 
 public sealed class JsonLogTests : IDisposable
 {
-    private readonly string _data = Path.Combine(Path.GetTempPath(), $"ingest-jsonlog-{Guid.NewGuid():N}");
+    private readonly TestDirectory _data = new();
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_data))
-        {
-            Directory.Delete(_data, recursive: true);
-        }
-    }
+    public void Dispose() => _data.Dispose();
 
     [Fact]
     public async Task With_the_json_format_each_console_line_is_a_json_object_carrying_the_trace_and_span_ids()
     {
-        await using var server = await RunningServer.StartAsync(_data, $"--{LoggingSetup.FormatKey}=json");
+        await using var server = await RunningServer.StartAsync(_data.Path, $"--{LoggingSetup.FormatKey}=json");
         var services = server.Services;
         Assert.Equal(ConsoleFormatterNames.Json, services.GetRequiredService<IOptionsMonitor<ConsoleLoggerOptions>>().CurrentValue.FormatterName);
 
@@ -55,7 +49,7 @@ public sealed class JsonLogTests : IDisposable
     [Fact]
     public async Task An_unknown_log_format_stops_start_up_naming_the_setting()
     {
-        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => RunningServer.StartAsync(_data, $"--{LoggingSetup.FormatKey}=xml"));
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => RunningServer.StartAsync(_data.Path, $"--{LoggingSetup.FormatKey}=xml"));
         Assert.Contains(LoggingSetup.FormatKey, error.Message, StringComparison.Ordinal);
     }
 

@@ -2,7 +2,7 @@ using System.Net;
 using System.Text.RegularExpressions;
 using Ingest.Server.Telemetry;
 using Ingest.Testing;
-using static Ingest.Server.Tests.Api.ApiTestServer;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 
 namespace Ingest.Server.Tests.Telemetry;
 

@@ -7,7 +7,7 @@ using Ingest.Server.Etl;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
 using Ingest.Server.Telemetry;
-using Ingest.Server.Tests.Api;
+using Ingest.Server.Tests.Hosting.Http;
 using Ingest.Server.Tests.Sources.RabbitMq;
 using Ingest.Testing.Brokers;
 using Microsoft.Extensions.DependencyInjection;

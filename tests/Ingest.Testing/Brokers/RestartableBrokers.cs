@@ -12,18 +12,18 @@ public sealed class RestartableBrokers : IAsyncDisposable
 {
     private static readonly TimeSpan ScriptTimeout = TimeSpan.FromMinutes(3);
     private readonly string _script;
-    private readonly string _state;
+    private readonly TestDirectory _state;
     private readonly int _kafkaPort;
     private readonly int _rabbitMqPort;
 
-    /// <param name="name">Distinguishes instances; becomes part of the state directory and the RabbitMQ node name.</param>
+    /// <param name="name">Distinguishes instances; becomes part of the RabbitMQ node name (the state directory is a <see cref="TestDirectory"/>).</param>
     /// <param name="kafkaPort">Kafka's port; the controller takes the next one.</param>
     /// <param name="rabbitMqPort">RabbitMQ's AMQP port; its distribution port is this plus 20000.</param>
     public RestartableBrokers(string name, int kafkaPort, int rabbitMqPort)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         _script = Path.Combine(FindRepositoryRoot(), "infra", "scripts", "brokers.sh");
-        _state = Path.Combine(Path.GetTempPath(), $"ingest-restart-{name}-{Environment.ProcessId}");
+        _state = new TestDirectory();
         Name = name;
         _kafkaPort = kafkaPort;
         _rabbitMqPort = rabbitMqPort;
@@ -56,16 +56,7 @@ public sealed class RestartableBrokers : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         await RunAsync("down").ConfigureAwait(false);
-        try
-        {
-            Directory.Delete(_state, recursive: true);
-        }
-        catch (IOException)
-        {
-        }
-        catch (UnauthorizedAccessException)
-        {
-        }
+        _state.Dispose();
     }
 
     private async Task RunAsync(string command)
@@ -76,7 +67,7 @@ public sealed class RestartableBrokers : IAsyncDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        start.Environment["INGEST_BROKERS_DIR"] = _state;
+        start.Environment["INGEST_BROKERS_DIR"] = _state.Path;
         start.Environment["INGEST_KAFKA_PORT"] = _kafkaPort.ToString(System.Globalization.CultureInfo.InvariantCulture);
         start.Environment["INGEST_RABBITMQ_PORT"] = _rabbitMqPort.ToString(System.Globalization.CultureInfo.InvariantCulture);
         start.Environment["INGEST_RABBITMQ_NODE"] = $"ingest-{Name}@localhost";

@@ -378,36 +378,27 @@ public sealed class RabbitMqSourceTests(BrokerFixture brokers, ITestOutputHelper
     {
         var rabbit = await brokers.GetRabbitMqAsync();
         var queue = $"src-host-{Guid.NewGuid():N}";
-        var dataDirectory = Path.Combine(Path.GetTempPath(), $"ingest-rabbit-host-{Guid.NewGuid():N}");
-        try
+        using var testDirectory = new TestDirectory();
+        var dataDirectory = testDirectory.Path;
+        await using (var server = await RunningServer.StartAsync(
+            dataDirectory, $"--Ingest:Sources:RabbitMq:0:Uri={rabbit.Uri}", $"--Ingest:Sources:RabbitMq:0:Queues:0={queue}"))
         {
-            await using (var server = await RunningServer.StartAsync(
-                dataDirectory, $"--Ingest:Sources:RabbitMq:0:Uri={rabbit.Uri}", $"--Ingest:Sources:RabbitMq:0:Queues:0={queue}"))
-            {
-                await using var client = await AmqpTestClient.ConnectAsync(rabbit.Uri);
-                await client.PublishAsync(queue, 20, i => (new BasicProperties { MessageId = $"h-{i}" }, Body(i)));
-                var store = server.Services.GetRequiredService<DocumentStore>();
-                await WaitUntilAsync(() => store.Get("h-19") is not null, "the document landed through the host");
-                var document = store.Get("h-7");
-                Assert.NotNull(document);
-                Assert.Equal(queue, document.Collection);
-                Assert.True(document.Body.Span.SequenceEqual(Body(7)));
-                var source = server.Services.GetRequiredService<IngestionService>().Find("rabbitmq-0");
-                Assert.NotNull(source);
-                Assert.True(source.GetStatus().Connected);
-            }
+            await using var client = await AmqpTestClient.ConnectAsync(rabbit.Uri);
+            await client.PublishAsync(queue, 20, i => (new BasicProperties { MessageId = $"h-{i}" }, Body(i)));
+            var store = server.Services.GetRequiredService<DocumentStore>();
+            await WaitUntilAsync(() => store.Get("h-19") is not null, "the document landed through the host");
+            var document = store.Get("h-7");
+            Assert.NotNull(document);
+            Assert.Equal(queue, document.Collection);
+            Assert.True(document.Body.Span.SequenceEqual(Body(7)));
+            var source = server.Services.GetRequiredService<IngestionService>().Find("rabbitmq-0");
+            Assert.NotNull(source);
+            Assert.True(source.GetStatus().Connected);
+        }
 
-            await using var check = await AmqpTestClient.ConnectAsync(rabbit.Uri);
-            Assert.Equal(0u, await check.ReadyAsync(queue));
-            await check.DeleteAsync(queue);
-        }
-        finally
-        {
-            if (Directory.Exists(dataDirectory))
-            {
-                Directory.Delete(dataDirectory, recursive: true);
-            }
-        }
+        await using var check = await AmqpTestClient.ConnectAsync(rabbit.Uri);
+        Assert.Equal(0u, await check.ReadyAsync(queue));
+        await check.DeleteAsync(queue);
     }
 
     private static byte[] Body(int i) =>

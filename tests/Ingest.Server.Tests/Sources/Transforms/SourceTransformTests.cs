@@ -127,25 +127,16 @@ public sealed class SourceTransformTests(BrokerFixture brokers)
     [Fact]
     public async Task A_source_script_that_does_not_compile_stops_start_up_naming_the_setting_and_the_source()
     {
-        var data = Path.Combine(Path.GetTempPath(), $"ingest-transform-{Guid.NewGuid():N}");
-        try
-        {
-            var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(
-                data,
-                "--Ingest:Sources:RabbitMq:0:Uri=amqp://guest:guest@127.0.0.1:1/",
-                "--Ingest:Sources:RabbitMq:0:Queues:0=orders",
-                "--Ingest:Sources:RabbitMq:0:Name=orders-in",
-                "--Ingest:Sources:RabbitMq:0:Script=function transform(body { return body; }"));
+        using var testDirectory = new TestDirectory();
+        var data = testDirectory.Path;
+        var error = await Assert.ThrowsAsync<OptionsValidationException>(() => RunningServer.StartAsync(
+            data,
+            "--Ingest:Sources:RabbitMq:0:Uri=amqp://guest:guest@127.0.0.1:1/",
+            "--Ingest:Sources:RabbitMq:0:Queues:0=orders",
+            "--Ingest:Sources:RabbitMq:0:Name=orders-in",
+            "--Ingest:Sources:RabbitMq:0:Script=function transform(body { return body; }"));
 
-            Assert.Contains("Ingest:Sources:RabbitMq:0:Script of source 'orders-in' does not compile:", error.Message, StringComparison.Ordinal);
-        }
-        finally
-        {
-            if (Directory.Exists(data))
-            {
-                Directory.Delete(data, recursive: true);
-            }
-        }
+        Assert.Contains("Ingest:Sources:RabbitMq:0:Script of source 'orders-in' does not compile:", error.Message, StringComparison.Ordinal);
     }
 
     // What both brokers must show after the shared messages: puts, fan-out, a delete, a skip, and dead letters for the rest.
