@@ -5,7 +5,7 @@ using Ingest.Query.Syntax;
 namespace Ingest.Query.Execution;
 
 /// <summary>
-/// Binds a <c>where</c> condition to reads of the index (QUERY_API.md "Binding and semantics"): <c>F = null</c> reads
+/// Binds a <c>where</c> condition to reads of the index (engine/Ingest.Query/Execution/README.md, "Binding"): <c>F = null</c> reads
 /// the nulls, <c>F != null</c> is exists, <c>F != v</c> is <c>not F = v</c>, ranges become term ranges [from, to)
 /// (an exclusive low or inclusive high end appends a 0 byte: the next key in byte order), and nested and/or flatten.
 /// </summary>

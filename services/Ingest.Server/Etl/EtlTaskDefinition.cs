@@ -23,7 +23,7 @@ public sealed class EtlTaskDefinition
 
     public EtlRabbitMqSettings? RabbitMq { get; set; }
 
-    /// <summary>JavaScript defining <c>function transform(document, metadata)</c>; see the README's ETL section.</summary>
+    /// <summary>JavaScript defining <c>function transform(document, metadata)</c>; see docs/etl.md.</summary>
     public string? Script { get; set; }
 
     /// <summary>The longest a script may run for one document.</summary>

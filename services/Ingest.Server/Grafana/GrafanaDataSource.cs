@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Text.Json;
 using Ingest.Indexing.Definitions;
 using Ingest.Query;
@@ -86,18 +85,18 @@ internal sealed class GrafanaDataSource
             }
         }
 
-        return Json(writer =>
+        return GrafanaResponseWriter.Json(writer =>
         {
             writer.WriteStartArray();
             foreach (var (refId, table) in answers)
             {
                 if (table.IsTimeSeries)
                 {
-                    WriteSeries(writer, refId, table);
+                    GrafanaResponseWriter.WriteSeries(writer, refId, table);
                 }
                 else
                 {
-                    WriteTable(writer, refId, table);
+                    GrafanaResponseWriter.WriteTable(writer, refId, table);
                 }
             }
 
@@ -140,7 +139,7 @@ internal sealed class GrafanaDataSource
         var valueColumn = Math.Max(0, FirstOf(columns, "__value", "value", "range"));
         var textColumn = columns.IndexOf("__text") is var t and >= 0 ? t : valueColumn;
         var seen = new HashSet<string>(StringComparer.Ordinal);
-        return Json(writer =>
+        return GrafanaResponseWriter.Json(writer =>
         {
             writer.WriteStartArray();
             foreach (var row in table.Rows)
@@ -161,13 +160,13 @@ internal sealed class GrafanaDataSource
     }
 
     /// <summary>Ad hoc filter keys: every indexed field by name, <c>[{"type": "string"|"number"|"time"|"boolean", "text"}]</c>.</summary>
-    public IResult TagKeys() => Json(writer =>
+    public IResult TagKeys() => GrafanaResponseWriter.Json(writer =>
     {
         writer.WriteStartArray();
         foreach (var field in _catalog.IndexedFields())
         {
             writer.WriteStartObject();
-            writer.WriteString("type", TypeName(field.Type));
+            writer.WriteString("type", GrafanaResponseWriter.TypeName(field.Type));
             writer.WriteString("text", field.Name);
             writer.WriteEndObject();
         }
@@ -180,7 +179,7 @@ internal sealed class GrafanaDataSource
     {
         var key = GrafanaRequestReader.ReadString(body, "key");
         var values = string.IsNullOrEmpty(key) ? [] : await ValuesOfAsync(key, ct).ConfigureAwait(false);
-        return Json(writer =>
+        return GrafanaResponseWriter.Json(writer =>
         {
             writer.WriteStartArray();
             foreach (var value in values)
@@ -198,7 +197,7 @@ internal sealed class GrafanaDataSource
     /// What a panel can query: each saved query (its parameters as inputs) and each collection (a builder: time field,
     /// aggregate, number field, split by field, where).
     /// </summary>
-    public IResult Metrics() => Json(writer =>
+    public IResult Metrics() => GrafanaResponseWriter.Json(writer =>
     {
         writer.WriteStartArray();
         foreach (var saved in _saved.List())
@@ -209,7 +208,7 @@ internal sealed class GrafanaDataSource
             writer.WriteStartArray("payloads");
             foreach (var (name, value) in saved.Parameters ?? new Dictionary<string, JsonElement>())
             {
-                WritePayload(writer, name, name, "select", $"default: {ResultValues.Text(value)}");
+                GrafanaResponseWriter.WritePayload(writer, name, name, "select", $"default: {ResultValues.Text(value)}");
             }
 
             writer.WriteEndArray();
@@ -222,11 +221,11 @@ internal sealed class GrafanaDataSource
             writer.WriteString("value", collection);
             writer.WriteString("label", $"collection {collection}");
             writer.WriteStartArray("payloads");
-            WritePayload(writer, "time", "Time field (time series)", "select", "none: a table");
-            WritePayload(writer, "aggregate", "Aggregate", "select", "count");
-            WritePayload(writer, "field", "Of field", "select", "a number field");
-            WritePayload(writer, "groupBy", "Split by", "select", "none");
-            WritePayload(writer, "where", "Where", "input", "Status = 'shipped'");
+            GrafanaResponseWriter.WritePayload(writer, "time", "Time field (time series)", "select", "none: a table");
+            GrafanaResponseWriter.WritePayload(writer, "aggregate", "Aggregate", "select", "count");
+            GrafanaResponseWriter.WritePayload(writer, "field", "Of field", "select", "a number field");
+            GrafanaResponseWriter.WritePayload(writer, "groupBy", "Split by", "select", "none");
+            GrafanaResponseWriter.WritePayload(writer, "where", "Where", "input", "Status = 'shipped'");
             writer.WriteEndArray();
             writer.WriteEndObject();
         }
@@ -249,7 +248,7 @@ internal sealed class GrafanaDataSource
             options = name == "aggregate" ? AggregateNames : FieldsFor(metric, name);
         }
 
-        return Json(writer =>
+        return GrafanaResponseWriter.Json(writer =>
         {
             writer.WriteStartArray();
             foreach (var option in options)
@@ -315,106 +314,5 @@ internal sealed class GrafanaDataSource
         }
 
         return -1;
-    }
-
-    private static void WritePayload(Utf8JsonWriter writer, string name, string label, string type, string placeholder)
-    {
-        writer.WriteStartObject();
-        writer.WriteString("name", name);
-        writer.WriteString("label", label);
-        writer.WriteString("type", type);
-        writer.WriteString("placeholder", placeholder);
-        if (type == "select")
-        {
-            writer.WriteBoolean("reloadMetric", false);
-        }
-
-        writer.WriteEndObject();
-    }
-
-    private static void WriteSeries(Utf8JsonWriter writer, string refId, ResultTable table)
-    {
-        foreach (var series in ResultSeries.From(table))
-        {
-            writer.WriteStartObject();
-            writer.WriteString("target", series.Name);
-            writer.WriteString("refId", refId);
-            writer.WriteStartArray("datapoints");
-            foreach (var (time, value) in series.Points)
-            {
-                writer.WriteStartArray();
-                ResultValues.WriteCell(writer, value);
-                writer.WriteNumberValue(time);
-                writer.WriteEndArray();
-            }
-
-            writer.WriteEndArray();
-            writer.WriteEndObject();
-        }
-    }
-
-    private static void WriteTable(Utf8JsonWriter writer, string refId, ResultTable table)
-    {
-        writer.WriteStartObject();
-        writer.WriteString("type", "table");
-        writer.WriteString("refId", refId);
-        writer.WriteStartArray("columns");
-        foreach (var column in table.Columns)
-        {
-            writer.WriteStartObject();
-            writer.WriteString("text", column.Name);
-            writer.WriteString("type", TypeName(column.Type));
-            writer.WriteEndObject();
-        }
-
-        writer.WriteEndArray();
-        writer.WriteStartArray("rows");
-        foreach (var row in table.Rows)
-        {
-            writer.WriteStartArray();
-            for (var i = 0; i < row.Length; i++)
-            {
-                if (table.Columns[i].Type == QueryColumnType.DateTime)
-                {
-                    ResultValues.WriteTimeCell(writer, row[i]);
-                }
-                else
-                {
-                    ResultValues.WriteCell(writer, row[i]);
-                }
-            }
-
-            writer.WriteEndArray();
-        }
-
-        writer.WriteEndArray();
-        writer.WriteEndObject();
-    }
-
-    private static string TypeName(QueryColumnType type) => type switch
-    {
-        QueryColumnType.Number => "number",
-        QueryColumnType.DateTime => "time",
-        QueryColumnType.Bool => "boolean",
-        _ => "string",
-    };
-
-    private static string TypeName(IndexFieldType type) => type switch
-    {
-        IndexFieldType.Number => "number",
-        IndexFieldType.DateTime => "time",
-        IndexFieldType.Bool => "boolean",
-        _ => "string",
-    };
-
-    private static IResult Json(Action<Utf8JsonWriter> write)
-    {
-        var buffer = new ArrayBufferWriter<byte>(1024);
-        using (var writer = new Utf8JsonWriter(buffer))
-        {
-            write(writer);
-        }
-
-        return TypedResults.Bytes(buffer.WrittenMemory.ToArray(), "application/json");
     }
 }

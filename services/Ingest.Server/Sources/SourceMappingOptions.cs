@@ -20,7 +20,7 @@ public abstract class SourceMappingOptions
 
     /// <summary>
     /// JavaScript defining <c>function transform(body, message)</c>, which turns each message into
-    /// zero or more document operations in place of the <c>ingest-*</c> headers; see the README's
+    /// zero or more document operations in place of the <c>ingest-*</c> headers; see docs/ingestion.md,
     /// "Transforms on ingest". Unset: the header-driven mapping.
     /// </summary>
     public string? Script { get; set; }
