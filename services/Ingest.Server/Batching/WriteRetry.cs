@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Ingest.Documents;
+using Ingest.Server.Hosting;
 
 namespace Ingest.Server.Batching;
 
@@ -25,7 +26,7 @@ internal sealed partial class WriteRetry(
         var batch = slot.Batch!;
         slot.Rejections.Clear();
         slot.Counts = default; // the failed first write counts nothing
-        var delay = FirstDelay;
+        var backoff = new RetryBackoff(FirstDelay, MaxDelay);
         Task<WriteResult>? first = slot.Pending;
         while (true)
         {
@@ -62,17 +63,17 @@ internal sealed partial class WriteRetry(
             catch (Exception ex) when (ex is not ObjectDisposedException)
             {
                 counters.RecordFailure(ex.Message);
-                LogWriteFailed(logger, source, delay, ex);
+                LogWriteFailed(logger, source, backoff.Delay, ex);
                 try
                 {
-                    await Task.Delay(delay, abort).ConfigureAwait(false);
+                    await Task.Delay(backoff.Delay, abort).ConfigureAwait(false);
                 }
                 catch (OperationCanceledException)
                 {
                     return false;
                 }
 
-                delay = TimeSpan.FromTicks(Math.Min(delay.Ticks * 2, MaxDelay.Ticks));
+                backoff.Failed();
             }
         }
     }

@@ -1,4 +1,5 @@
 using Ingest.Documents;
+using Ingest.Server.Hosting;
 using Ingest.Server.Scripting;
 
 namespace Ingest.Server.Etl;
@@ -13,8 +14,8 @@ namespace Ingest.Server.Etl;
 /// at most the unrecorded tail is sent again (at-least-once, with the CloudEvents id to de-duplicate).
 /// It is recorded one durable write at a time while the loop goes on sending. The documents whose
 /// transform failed are recorded with their batch. A failed delivery abandons every batch in flight
-/// and, after a backoff (<see cref="EtlRetryBackoff"/>), reads again from the last acknowledged
-/// progress, so nothing is skipped. With nothing to send it waits on the store's commit signal.
+/// and, after a backoff (one second, doubled up to a minute: <see cref="RetryBackoff"/>), reads again
+/// from the last acknowledged progress, so nothing is skipped. With nothing to send it waits on the store's commit signal.
 /// </summary>
 internal sealed partial class EtlTaskRunner : IAsyncDisposable
 {
@@ -26,7 +27,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     private readonly EtlPublisher _publisher;
     private readonly EtlInFlightWindow _inFlight = new();
     private readonly EtlProgressRecorder _progress;
-    private readonly EtlRetryBackoff _backoff;
+    private readonly RetryBackoff _backoff = new(TimeSpan.FromSeconds(1), TimeSpan.FromMinutes(1));
     private readonly ILogger _logger;
     private readonly TimeProvider _time;
     private readonly EtlSendRate _rate;
@@ -55,9 +56,8 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         _store = store;
         Errors = errors;
         _logger = logger;
-        _time = time;
         _rate = new EtlSendRate(time);
-        _backoff = new EtlRetryBackoff(time);
+        _time = time;
         EtlScript? script = null;
         if (!string.IsNullOrWhiteSpace(definition.Script) && !EtlScript.TryCompile(definition.Script, definition.Limits, out script, out var error))
         {
@@ -225,7 +225,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         {
             LogRecovered(Definition.Name!);
             _state = EtlTaskState.Running;
-            _backoff.Reset();
+            _backoff.Succeeded();
         }
 
         return failure;
@@ -239,7 +239,8 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         _lastErrorTime = _time.GetUtcNow().UtcDateTime;
         LogSendFailed(Definition.Name!, _progress.AcknowledgedEtag, _backoff.Delay.TotalSeconds, failure.Message);
         await _publisher.CloseAsync().ConfigureAwait(false);
-        await _backoff.WaitAsync(stop).ConfigureAwait(false);
+        await Task.Delay(_backoff.Delay, _time, stop).ConfigureAwait(false);
+        _backoff.Failed();
     }
 
     /// <summary>

@@ -1,4 +1,5 @@
 using Ingest.Server.Brokers;
+using Ingest.Server.Hosting;
 using RabbitMQ.Client;
 using RabbitMQ.Client.Events;
 using RabbitMQ.Client.Exceptions;
@@ -80,14 +81,14 @@ internal sealed partial class RabbitMqSession
     /// <summary>Connects and reconnects until <paramref name="stop"/>; <paramref name="firstAttempt"/> completes after the first try, successful or not.</summary>
     public async Task RunAsync(TaskCompletionSource firstAttempt, CancellationToken stop)
     {
-        var delay = FirstRetryDelay;
+        var backoff = new RetryBackoff(FirstRetryDelay, MaxRetryDelay);
         while (!stop.IsCancellationRequested)
         {
             try
             {
                 var broken = await ConnectAsync(stop).ConfigureAwait(false);
                 firstAttempt.TrySetResult();
-                delay = FirstRetryDelay;
+                backoff.Succeeded();
                 await broken.WaitAsync(stop).ConfigureAwait(false);
 
                 // The channel was closed by the broker while the connection stayed up (which
@@ -103,19 +104,19 @@ internal sealed partial class RabbitMqSession
             {
                 var error = Describe(ex);
                 _state.RecordConnectFailed(error);
-                LogConnectFailed(_logger, _source, RabbitMqEndpoint.Redact(_options.Uri!), delay, error);
+                LogConnectFailed(_logger, _source, RabbitMqEndpoint.Redact(_options.Uri!), backoff.Delay, error);
                 await CloseAsync().ConfigureAwait(false);
                 firstAttempt.TrySetResult();
                 try
                 {
-                    await Task.Delay(delay, _time, stop).ConfigureAwait(false);
+                    await Task.Delay(backoff.Delay, _time, stop).ConfigureAwait(false);
                 }
                 catch (OperationCanceledException)
                 {
                     break;
                 }
 
-                delay = TimeSpan.FromTicks(Math.Min(delay.Ticks * 2, MaxRetryDelay.Ticks));
+                backoff.Failed();
             }
         }
 
