@@ -29,6 +29,7 @@ internal static class IngestCommandLine
         new RecoverCommand(),
         new BackupCommand(),
         new RestoreCommand(),
+        new KeysCommand(),
     };
 
     public static Task<int> InvokeAsync(string[] args) => InvokeAsync(args, Console.Out, Console.Error, CancellationToken.None);

@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Contracts.Messages;
 using Ingest.Documents;
@@ -18,10 +19,10 @@ public static class DocumentEndpoints
     public static IEndpointRouteBuilder MapDocumentEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/docs", GetPage);
-        endpoints.MapGet("/docs/{**id}", GetDocument);
-        endpoints.MapPut("/docs/{**id}", PutDocumentAsync);
-        endpoints.MapDelete("/docs/{**id}", DeleteDocumentAsync);
+        endpoints.MapGet("/docs", GetPage).RequireScope(ApiScopes.Read);
+        endpoints.MapGet("/docs/{**id}", GetDocument).RequireScope(ApiScopes.Read);
+        endpoints.MapPut("/docs/{**id}", PutDocumentAsync).RequireScope(ApiScopes.Write);
+        endpoints.MapDelete("/docs/{**id}", DeleteDocumentAsync).RequireScope(ApiScopes.Write);
         return endpoints;
     }
 

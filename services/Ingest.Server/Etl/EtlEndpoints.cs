@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using System.Globalization;
 using System.Text.Json;
 using Ingest.Server.Etl;
@@ -17,13 +18,13 @@ public static class EtlEndpoints
     public static IEndpointRouteBuilder MapEtlEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/etl", List);
-        endpoints.MapGet("/etl/{name}", Get);
-        endpoints.MapPut("/etl/{name}", PutAsync);
-        endpoints.MapDelete("/etl/{name}", DeleteAsync);
-        endpoints.MapPost("/etl/{name}/reset", ResetAsync);
-        endpoints.MapGet("/etl/{name}/errors", GetErrors);
-        endpoints.MapPost("/etl/{name}/errors/{id}/retry", RetryAsync);
+        endpoints.MapGet("/etl", List).RequireScope(ApiScopes.Read);
+        endpoints.MapGet("/etl/{name}", Get).RequireScope(ApiScopes.Read);
+        endpoints.MapPut("/etl/{name}", PutAsync).RequireScope(ApiScopes.Admin);
+        endpoints.MapDelete("/etl/{name}", DeleteAsync).RequireScope(ApiScopes.Admin);
+        endpoints.MapPost("/etl/{name}/reset", ResetAsync).RequireScope(ApiScopes.Admin);
+        endpoints.MapGet("/etl/{name}/errors", GetErrors).RequireScope(ApiScopes.Read);
+        endpoints.MapPost("/etl/{name}/errors/{id}/retry", RetryAsync).RequireScope(ApiScopes.Admin);
         return endpoints;
     }
 

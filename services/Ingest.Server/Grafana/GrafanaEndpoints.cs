@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using System.Text.Json;
 using Ingest.Query.Syntax;
 using Ingest.Server.Hosting.Http;
@@ -26,7 +27,8 @@ public static class GrafanaEndpoints
     public static IEndpointRouteBuilder MapGrafanaEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        var grafana = endpoints.MapGroup(BasePath);
+        // Grafana reads; only the saved queries, which change what dashboards show, need admin to change.
+        var grafana = endpoints.MapGroup(BasePath).RequireScope(ApiScopes.Read);
         // One route answers both /grafana and /grafana/ (routing ignores a trailing slash; a second route would be ambiguous).
         grafana.MapGet("", Test);
         grafana.MapPost("/query", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, body => source.QueryAsync(body, context.RequestAborted)));
@@ -37,8 +39,8 @@ public static class GrafanaEndpoints
         grafana.MapPost("/tag-values", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, body => source.TagValuesAsync(body, context.RequestAborted)));
         grafana.MapGet("/queries", (SavedQueryStore store) => TypedResults.Json(store.List().ToList(), GrafanaJsonContext.Default.ListSavedQuery));
         grafana.MapGet("/queries/{name}", GetSaved);
-        grafana.MapPut("/queries/{name}", PutSavedAsync);
-        grafana.MapDelete("/queries/{name}", DeleteSaved);
+        grafana.MapPut("/queries/{name}", PutSavedAsync).RequireScope(ApiScopes.Admin);
+        grafana.MapDelete("/queries/{name}", DeleteSaved).RequireScope(ApiScopes.Admin);
         return endpoints;
     }
 

@@ -13,13 +13,17 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
 using Ingest.Server.Telemetry;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
 
 namespace Ingest.Server.Hosting;
 
 /// <summary>Builds the web application: configuration, validated options, services and endpoints.</summary>
 public static class IngestHost
 {
-    public static WebApplication Build(string[] args)
+    public static WebApplication Build(string[] args) => Build(args, configure: null);
+
+    /// <summary>As <see cref="Build(string[])"/>, with <paramref name="configure"/> run on the builder last (tests add a log recorder this way).</summary>
+    public static WebApplication Build(string[] args, Action<WebApplicationBuilder>? configure)
     {
         // appsettings.json is read from beside the binaries, so the service behaves the same from
         // any working directory; relative paths in settings (the data directory) still resolve
@@ -41,6 +45,7 @@ public static class IngestHost
         builder.Services.AddValidatedSettings<IndexingOptions>(configuration.GetSection(IndexingSettings.SectionName), IndexingSettings.Validate);
         builder.Services.AddValidatedSettings<ConfiguredIndexesOptions>(configuration.GetSection(ConfiguredIndexesOptions.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<AutoIndexOptions>(configuration.GetSection(QuerySettings.SectionName), QuerySettings.Validate);
+        builder.Services.AddApiKeys();
         builder.Services.AddSingleton<IConfigureOptions<KestrelServerOptions>, KestrelLimits>();
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<DataDirectory>();
@@ -54,6 +59,7 @@ public static class IngestHost
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
         builder.Services.AddIngestTelemetry(builder.Configuration);
         builder.Logging.AddIngestConsoleFormat(builder.Configuration);
+        configure?.Invoke(builder);
 
         var app = builder.Build();
         app.UseExceptionHandler();

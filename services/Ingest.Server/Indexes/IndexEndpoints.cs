@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
@@ -23,11 +24,11 @@ public static class IndexEndpoints
     public static IEndpointRouteBuilder MapIndexEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/indexes", GetIndexes);
-        endpoints.MapGet("/indexes/{**name}", GetIndex);
-        endpoints.MapPut("/indexes/{**name}", PutIndexAsync);
-        endpoints.MapDelete("/indexes/{**name}", DeleteIndexAsync);
-        endpoints.MapPost("/indexes/{**name}", ResetIndexAsync);
+        endpoints.MapGet("/indexes", GetIndexes).RequireScope(ApiScopes.Read);
+        endpoints.MapGet("/indexes/{**name}", GetIndex).RequireScope(ApiScopes.Read);
+        endpoints.MapPut("/indexes/{**name}", PutIndexAsync).RequireScope(ApiScopes.Admin);
+        endpoints.MapDelete("/indexes/{**name}", DeleteIndexAsync).RequireScope(ApiScopes.Admin);
+        endpoints.MapPost("/indexes/{**name}", ResetIndexAsync).RequireScope(ApiScopes.Admin);
         return endpoints;
     }
 

@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Documents;
 
@@ -9,7 +10,7 @@ public static class AdminEndpoints
     public static IEndpointRouteBuilder MapAdminEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapPost("/admin/verify", Verify);
+        endpoints.MapPost("/admin/verify", Verify).RequireScope(ApiScopes.Admin);
         return endpoints;
     }
 

@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using System.Globalization;
 using Ingest.Server.Hosting;
 using Ingest.Server.Indexes;
@@ -24,7 +25,7 @@ public static partial class BackupEndpoints
     public static IEndpointRouteBuilder MapBackupEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapPost("/admin/backup", BackupAsync);
+        endpoints.MapPost("/admin/backup", BackupAsync).RequireScope(ApiScopes.Admin);
         return endpoints;
     }
 

@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Documents;
 using Ingest.Indexing.Runtime;
@@ -27,8 +28,8 @@ public static class HealthEndpoints
     public static IEndpointRouteBuilder MapHealthEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/alive", () => Results.Text("alive"));
-        endpoints.MapGet("/health", GetHealth);
+        endpoints.MapGet("/alive", () => Results.Text("alive")).OpenToAnyone();
+        endpoints.MapGet("/health", GetHealth).RequireScope(ApiScopes.Read);
         return endpoints;
     }
 

@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Documents;
 using Ingest.Server.Batching;
@@ -14,7 +15,7 @@ public static class StatsEndpoints
     public static IEndpointRouteBuilder MapStatsEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/stats", GetStats);
+        endpoints.MapGet("/stats", GetStats).RequireScope(ApiScopes.Read);
         return endpoints;
     }
 

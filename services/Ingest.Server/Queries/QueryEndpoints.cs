@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using System.Text.Json;
 using Ingest.Query;
 using Ingest.Query.Syntax;
@@ -20,9 +21,9 @@ public static partial class QueryEndpoints
     public static IEndpointRouteBuilder MapQueryEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/queries", GetQueryAsync);
-        endpoints.MapPost("/queries", PostQueryAsync);
-        endpoints.MapGet("/queries/explain", ExplainAsync);
+        endpoints.MapGet("/queries", GetQueryAsync).RequireScope(ApiScopes.Read);
+        endpoints.MapPost("/queries", PostQueryAsync).RequireScope(ApiScopes.Read);
+        endpoints.MapGet("/queries/explain", ExplainAsync).RequireScope(ApiScopes.Read);
         return endpoints;
     }
 

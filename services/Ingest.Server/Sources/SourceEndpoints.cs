@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Server.Sources;
 using Ingest.Server.Hosting.Http;
@@ -13,7 +14,7 @@ public static class SourceEndpoints
     public static IEndpointRouteBuilder MapSourceEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapPost("/sources/{name}/reset", ResetAsync);
+        endpoints.MapPost("/sources/{name}/reset", ResetAsync).RequireScope(ApiScopes.Admin);
         return endpoints;
     }
 

@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using OpenTelemetry.Metrics;
 using OpenTelemetry.Resources;
 using OpenTelemetry.Trace;
@@ -58,7 +59,7 @@ public static class TelemetryServiceCollectionExtensions
     /// <summary>Maps the Prometheus scrape endpoint (text exposition format) at <see cref="MetricsPath"/>.</summary>
     public static IEndpointRouteBuilder MapMetricsEndpoint(this IEndpointRouteBuilder endpoints)
     {
-        endpoints.MapPrometheusScrapingEndpoint(MetricsPath);
+        endpoints.MapPrometheusScrapingEndpoint(MetricsPath).OpenToAnyone();
         return endpoints;
     }
 

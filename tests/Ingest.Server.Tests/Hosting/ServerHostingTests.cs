@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using System.Net;
 using System.Net.Http.Json;
 using Ingest.Contracts.Http;

@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using System.Net;
 using Ingest.Documents;
 using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;

@@ -1,3 +1,4 @@
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.DeadLetters;
 using Ingest.Contracts.Http;
 using Ingest.Contracts.Messages;
@@ -14,10 +15,10 @@ public static class DeadLetterEndpoints
     public static IEndpointRouteBuilder MapDeadLetterEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/dead-letters", GetPage);
-        endpoints.MapGet("/dead-letters/{id}", GetOne);
-        endpoints.MapPost("/dead-letters/{id}/replay", ReplayAsync);
-        endpoints.MapDelete("/dead-letters/{id}", DeleteAsync);
+        endpoints.MapGet("/dead-letters", GetPage).RequireScope(ApiScopes.Read);
+        endpoints.MapGet("/dead-letters/{id}", GetOne).RequireScope(ApiScopes.Read);
+        endpoints.MapPost("/dead-letters/{id}/replay", ReplayAsync).RequireScope(ApiScopes.Write);
+        endpoints.MapDelete("/dead-letters/{id}", DeleteAsync).RequireScope(ApiScopes.Write);
         return endpoints;
     }
 

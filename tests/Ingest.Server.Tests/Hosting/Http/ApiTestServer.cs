@@ -4,6 +4,7 @@ using System.Text;
 using System.Text.Json;
 using Ingest.Documents;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 
 namespace Ingest.Server.Tests.Hosting.Http;
 
@@ -24,12 +25,15 @@ internal sealed class ApiTestServer : IAsyncDisposable
 
     public DocumentStore Store => Server.Services.GetRequiredService<DocumentStore>();
 
-    public static async Task<ApiTestServer> StartAsync(params string[] extraArguments)
+    public static Task<ApiTestServer> StartAsync(params string[] extraArguments) => StartAsync(logs: null, extraArguments);
+
+    /// <summary>As the other overload; the server's log lines also go to <paramref name="logs"/>.</summary>
+    public static async Task<ApiTestServer> StartAsync(ILoggerProvider? logs, params string[] extraArguments)
     {
         var directory = new TestDirectory();
         try
         {
-            return new ApiTestServer(directory, await RunningServer.StartAsync(directory.Path, extraArguments));
+            return new ApiTestServer(directory, await RunningServer.StartAsync(directory.Path, logs, extraArguments));
         }
         catch
         {

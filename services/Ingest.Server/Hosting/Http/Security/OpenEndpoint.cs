@@ -1,0 +1,7 @@
+namespace Ingest.Server.Hosting.Http.Security;
+
+/// <summary>
+/// Endpoint metadata: no key needed. Only <c>/alive</c> (probes send no custom headers) and <c>/metrics</c>
+/// (Prometheus scrapes without them; the figures reveal no document) carry it.
+/// </summary>
+public sealed record OpenEndpoint;
