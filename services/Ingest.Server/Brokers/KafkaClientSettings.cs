@@ -58,6 +58,6 @@ internal static class KafkaClientSettings
         ArgumentNullException.ThrowIfNull(settings);
         return settings.ToDictionary(
             static s => s.Key,
-            static s => s.Key.Contains("password", StringComparison.OrdinalIgnoreCase) || s.Key.Contains("secret", StringComparison.OrdinalIgnoreCase) ? "***" : s.Value);
+            static s => ConfiguredSecrets.IsSecretSetting(s.Key) && !ConfiguredSecrets.IsReference(s.Value, out _) ? "***" : s.Value);
     }
 }

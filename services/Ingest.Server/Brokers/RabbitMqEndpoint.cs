@@ -25,6 +25,20 @@ internal static class RabbitMqEndpoint
         }
     }
 
+    /// <summary>The URI's user and password (null without one), percent-decoded; the password may contain ':'.</summary>
+    public static (string User, string? Password) SplitUserInfo(string uri)
+    {
+        if (!Uri.TryCreate(uri, UriKind.Absolute, out var parsed) || parsed.UserInfo.Length == 0)
+        {
+            return ("", null);
+        }
+
+        var colon = parsed.UserInfo.IndexOf(':', StringComparison.Ordinal);
+        return colon < 0
+            ? (Uri.UnescapeDataString(parsed.UserInfo), null)
+            : (Uri.UnescapeDataString(parsed.UserInfo[..colon]), Uri.UnescapeDataString(parsed.UserInfo[(colon + 1)..]));
+    }
+
     /// <summary>The URI without its password, for messages, logs and /stats.</summary>
     public static string Redact(string uri)
     {

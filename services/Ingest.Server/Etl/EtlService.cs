@@ -1,3 +1,4 @@
+using Ingest.Server.Brokers;
 using System.Diagnostics.Metrics;
 using Ingest.Documents;
 using Ingest.Server.Hosting;
@@ -21,12 +22,15 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
     private readonly ILoggerFactory _loggers;
     private readonly TimeProvider _time;
     private readonly string _folder;
+    private readonly ConfiguredSecrets _secrets;
     private readonly SemaphoreSlim _admin = new(1, 1);
     private readonly Dictionary<string, EtlTaskRunner> _tasks = new(StringComparer.OrdinalIgnoreCase);
     private readonly ILogger<EtlService> _logger;
 
-    public EtlService(IOptions<EtlOptions> options, DocumentStore store, DataDirectory data, ILoggerFactory loggers, TimeProvider time, IMeterFactory meters)
+    public EtlService(IOptions<EtlOptions> options, DocumentStore store, DataDirectory data, ILoggerFactory loggers, TimeProvider time, IMeterFactory meters, ConfiguredSecrets secrets)
     {
+        ArgumentNullException.ThrowIfNull(secrets);
+        _secrets = secrets;
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(data);
         ArgumentNullException.ThrowIfNull(loggers);
@@ -100,6 +104,7 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
     {
         var errors = new List<string>();
         definition.Validate("definition", errors);
+        _secrets.ValidateStored(definition.Kafka?.Settings, definition.RabbitMq?.Uri, "definition", errors);
         if (errors.Count > 0)
         {
             return (errors, false);
@@ -195,7 +200,7 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
     private async Task StartTaskAsync(EtlTaskDefinition definition)
     {
         var errors = new EtlErrorLog(Path.Combine(_folder, $"{definition.Name!.ToLowerInvariant()}.errors.json"));
-        var runner = new EtlTaskRunner(definition, _store, errors, CreateDestination, _loggers.CreateLogger<EtlTaskRunner>(), _time);
+        var runner = new EtlTaskRunner(definition, _store, errors, d => CreateDestination(d, _secrets), _loggers.CreateLogger<EtlTaskRunner>(), _time);
         lock (_tasks)
         {
             _tasks[definition.Name!] = runner;
@@ -214,9 +219,13 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
         await task.DisposeAsync().ConfigureAwait(false);
     }
 
-    internal static IEtlDestination CreateDestination(EtlTaskDefinition definition) => definition.Kafka is { } kafka
-        ? new KafkaEtlDestination(kafka, definition.Name!, definition.EffectiveSource)
-        : new RabbitMqEtlDestination(definition.RabbitMq!, definition.Name!, definition.EffectiveSource);
+    /// <summary>A destination for a definition without secret references (tests, benchmarks).</summary>
+    internal static IEtlDestination CreateDestination(EtlTaskDefinition definition) => CreateDestination(definition, ConfiguredSecrets.None);
+
+    /// <summary>The task's destination, its <c>secret:NAME</c> references resolved from <paramref name="secrets"/>.</summary>
+    internal static IEtlDestination CreateDestination(EtlTaskDefinition definition, ConfiguredSecrets secrets) => definition.Kafka is { } kafka
+        ? new KafkaEtlDestination(kafka, definition.Name!, definition.EffectiveSource, secrets)
+        : new RabbitMqEtlDestination(definition.RabbitMq!, definition.Name!, definition.EffectiveSource, secrets);
 
     public async ValueTask DisposeAsync()
     {

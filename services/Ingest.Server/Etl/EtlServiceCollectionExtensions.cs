@@ -1,3 +1,4 @@
+using Ingest.Server.Brokers;
 using Ingest.Server.Hosting;
 
 namespace Ingest.Server.Etl;
@@ -10,6 +11,7 @@ internal static class EtlServiceCollectionExtensions
         // The section is the list of tasks itself (Ingest:Etl:0, ...), not an object holding one.
         services.AddValidatedSettings<EtlOptions>(
             static o => o.Validate(), builder => builder.Configure(options => configuration.GetSection(EtlOptions.SectionName).Bind(options.Tasks)));
+        services.AddSingleton(static provider => ConfiguredSecrets.From(provider.GetRequiredService<IConfiguration>()));
         services.AddSingleton<EtlService>();
         services.AddHostedService(static provider => provider.GetRequiredService<EtlService>());
         return services;

@@ -20,7 +20,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
     private readonly KafkaRecordBuilder _record;
     private readonly HashSet<KafkaDeliveryTracker> _pending = [];
 
-    public KafkaEtlDestination(EtlKafkaSettings options, string taskName, string instanceSource)
+    public KafkaEtlDestination(EtlKafkaSettings options, string taskName, string instanceSource, ConfiguredSecrets secrets)
     {
         var config = KafkaClientSettings.Apply(
             new ProducerConfig
@@ -32,7 +32,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
                 ClientId = $"ingest-etl-{taskName}",
             },
             options.BootstrapServers!,
-            options.Settings);
+            secrets.Resolve(options.Settings));
 
         // What progress rests on, after the user's settings (validation keeps them out anyway).
         config.Acks = Acks.All;

@@ -15,11 +15,13 @@ internal sealed class RabbitMqEtlDestination : IEtlDestination
     private readonly EtlRabbitMqSettings _options;
     private readonly string _taskName;
     private readonly string _source;
+    private readonly ConfiguredSecrets _secrets;
     private IConnection? _connection;
     private IChannel? _channel;
 
-    public RabbitMqEtlDestination(EtlRabbitMqSettings options, string taskName, string instanceSource)
+    public RabbitMqEtlDestination(EtlRabbitMqSettings options, string taskName, string instanceSource, ConfiguredSecrets secrets)
     {
+        _secrets = secrets;
         _options = options;
         _taskName = taskName;
         _source = instanceSource;
@@ -103,7 +105,7 @@ internal sealed class RabbitMqEtlDestination : IEtlDestination
 
         await CloseAsync().ConfigureAwait(false);
         // The task reconnects itself after a failed batch and sends the batch again.
-        var factory = RabbitMqEndpoint.CreateFactory(_options.Uri!, $"ingest-etl:{_taskName}", automaticRecovery: false);
+        var factory = RabbitMqEndpoint.CreateFactory(_secrets.ResolveUri(_options.Uri!), $"ingest-etl:{_taskName}", automaticRecovery: false);
 
         try
         {

@@ -1,6 +1,7 @@
 using System.Text;
 using Confluent.Kafka;
 using Ingest.Contracts.CloudEvents;
+using Ingest.Server.Brokers;
 using Ingest.Server.Etl;
 using Ingest.Server.Tests.Sources.Kafka;
 using Ingest.Testing.Brokers;
@@ -72,7 +73,7 @@ public sealed class KafkaEtlDestinationTests(BrokerFixture brokers)
             new("orders/2", 2, "Orders", Time, false, new byte[5_000], -1, "orders/2", null, []),
             new("orders/3", 3, "Orders", Time, false, "{}"u8.ToArray(), -1, "orders/3", null, []),
         ];
-        await using var destination = new KafkaEtlDestination(definition, "refused", Source);
+        await using var destination = new KafkaEtlDestination(definition, "refused", Source, ConfiguredSecrets.None);
 
         var refused = await Assert.ThrowsAsync<EtlDeliveryException>(async () => await destination.SendAsync(messages, CancellationToken.None));
 
@@ -86,7 +87,7 @@ public sealed class KafkaEtlDestinationTests(BrokerFixture brokers)
     public async Task Closing_the_destination_fails_the_batches_the_broker_has_not_acknowledged()
     {
         var definition = new EtlKafkaSettings { BootstrapServers = $"127.0.0.1:{Ingest.Testing.LocalPorts.Unused()}", Topic = "nowhere" };
-        var destination = new KafkaEtlDestination(definition, "closed", Source);
+        var destination = new KafkaEtlDestination(definition, "closed", Source, ConfiguredSecrets.None);
         var acknowledged = await destination.SendAsync([new EtlMessage("orders/1", 1, "Orders", Time, false, "{}"u8.ToArray(), -1, "orders/1", null, [])], CancellationToken.None);
 
         await destination.DisposeAsync();
@@ -100,7 +101,7 @@ public sealed class KafkaEtlDestinationTests(BrokerFixture brokers)
     {
         var definition = new EtlKafkaSettings { BootstrapServers = "127.0.0.1:9", Topic = "t", Settings = { ["no.such.setting"] = "1" } };
 
-        var refused = Assert.Throws<ArgumentException>(() => new KafkaEtlDestination(definition, "bad", Source));
+        var refused = Assert.Throws<ArgumentException>(() => new KafkaEtlDestination(definition, "bad", Source, ConfiguredSecrets.None));
 
         Assert.Contains("no.such.setting", refused.Message, StringComparison.Ordinal);
     }
@@ -109,7 +110,7 @@ public sealed class KafkaEtlDestinationTests(BrokerFixture brokers)
     public async Task The_destination_and_the_confluent_binding_use_one_librdkafka()
     {
         var definition = new EtlKafkaSettings { BootstrapServers = "127.0.0.1:9", Topic = "t" };
-        await using var destination = new KafkaEtlDestination(definition, "library", Source);
+        await using var destination = new KafkaEtlDestination(definition, "library", Source, ConfiguredSecrets.None);
         using var producer = KafkaTestKit.Producer("127.0.0.1:9");
 
         var mapped = File.ReadAllLines("/proc/self/maps")
@@ -122,7 +123,7 @@ public sealed class KafkaEtlDestinationTests(BrokerFixture brokers)
     }
 
     private static KafkaEtlDestination Destination(string bootstrap, string topic) =>
-        new(new EtlKafkaSettings { BootstrapServers = bootstrap, Topic = topic }, "native", Source);
+        new(new EtlKafkaSettings { BootstrapServers = bootstrap, Topic = topic }, "native", Source, ConfiguredSecrets.None);
 
     private static List<ConsumeResult<byte[], byte[]?>> Consume(string bootstrap, string topic, int count)
     {
