@@ -13,6 +13,7 @@ using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.Options;
 using Ingest.Server.Telemetry;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Https;
 
 namespace Ingest.Server.Hosting;
 
@@ -25,9 +26,9 @@ public static class IngestHost
         // any working directory; relative paths in settings (the data directory) still resolve
         // against the working directory, as a user typing them expects.
         var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
-        if (!ChoosesListenAddress(builder.Configuration))
+        if (ListenAddresses.Choose(builder.Configuration) is { } urls)
         {
-            builder.WebHost.UseUrls(HttpOptions.DefaultUrls);
+            builder.WebHost.UseUrls(urls);
         }
 
         builder.Services.AddOptions<IngestOptions>()
@@ -42,6 +43,7 @@ public static class IngestHost
         builder.Services.AddValidatedSettings<ConfiguredIndexesOptions>(configuration.GetSection(ConfiguredIndexesOptions.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<AutoIndexOptions>(configuration.GetSection(QuerySettings.SectionName), QuerySettings.Validate);
         builder.Services.AddSingleton<IConfigureOptions<KestrelServerOptions>, KestrelLimits>();
+        builder.Services.AddHttps(configuration);
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<DataDirectory>();
         builder.Services.AddDocumentStore();
@@ -56,6 +58,7 @@ public static class IngestHost
         builder.Logging.AddIngestConsoleFormat(builder.Configuration);
 
         var app = builder.Build();
+        app.UseStrictTransportSecurity();
         app.UseExceptionHandler();
         app.UseStatusCodePages();
         app.UseMiddleware<ApiKeyMiddleware>();
@@ -73,17 +76,6 @@ public static class IngestHost
         app.MapMetricsEndpoint();
         return app;
     }
-
-    /// <summary>
-    /// Whether configuration names where to listen: ASPNETCORE_URLS or URLS, --urls, a Urls setting,
-    /// ASPNETCORE_HTTP_PORTS/HTTPS_PORTS or Kestrel:Endpoints. The default address is applied only
-    /// when none does; a Urls in appsettings.json would hide ASPNETCORE_URLS, which ASP.NET reads first.
-    /// </summary>
-    internal static bool ChoosesListenAddress(IConfiguration configuration) =>
-        !string.IsNullOrEmpty(configuration["urls"])
-        || !string.IsNullOrEmpty(configuration["http_ports"])
-        || !string.IsNullOrEmpty(configuration["https_ports"])
-        || configuration.GetSection("Kestrel:Endpoints").Exists();
 
     /// <summary>
     /// Starts the application; settings are validated, the data directory locked, the store and the indexes opened

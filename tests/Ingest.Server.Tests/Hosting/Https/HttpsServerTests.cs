@@ -1,0 +1,115 @@
+using System.Net;
+using System.Net.Http;
+using System.Security.Authentication;
+using Ingest.Testing.Tls;
+
+namespace Ingest.Server.Tests.Hosting.Https;
+
+/// <summary>
+/// HTTPS from <c>Ingest:Https</c>, end to end: a CA and a server certificate made in the test, written as the files a
+/// user has, the real server started on them, and real TLS clients that trust that CA (or do not).
+/// </summary>
+public sealed class HttpsServerTests : IDisposable
+{
+    private const string Password = "pfx-Pa55word-7f3c";
+    private readonly TestDirectory _directory = new();
+    private readonly TestCertificateAuthority _authority = TestCertificateAuthority.Create();
+
+    public void Dispose()
+    {
+        _authority.Dispose();
+        _directory.Dispose();
+    }
+
+    [Fact]
+    public async Task A_pem_certificate_and_key_serve_http2_over_tls_without_hsts_unless_asked()
+    {
+        using var certificate = _authority.IssueServerCertificate(TestKeyKind.Rsa);
+        certificate.WriteCertificatePem(_directory.Combine("server.crt"));
+        certificate.WriteKeyPem(_directory.Combine("server.key"));
+
+        await using var server = await HttpsServer.StartAsync(
+            _directory.Combine("data"),
+            $"--Ingest:Https:CertificatePath={_directory.Combine("server.crt")}",
+            $"--Ingest:Https:KeyPath={_directory.Combine("server.key")}");
+        using var client = TlsClients.Trusting(_authority.Certificate);
+        using var response = await client.GetAsync(new Uri(server.Https, "alive"));
+
+        Assert.Single(server.Addresses);
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(HttpVersion.Version20, response.Version);
+        Assert.Equal("alive", await response.Content.ReadAsStringAsync());
+        Assert.False(response.Headers.Contains("Strict-Transport-Security"));
+    }
+
+    [Fact]
+    public async Task An_encrypted_pem_key_in_the_certificate_file_opens_with_its_password()
+    {
+        using var certificate = _authority.IssueServerCertificate(TestKeyKind.Ecdsa);
+        var path = _directory.Combine("server.pem");
+        certificate.WriteCertificatePem(_directory.Combine("leaf.pem"));
+        certificate.WriteKeyPem(_directory.Combine("key.pem"), Password);
+        await File.WriteAllTextAsync(path, await File.ReadAllTextAsync(_directory.Combine("leaf.pem")) + await File.ReadAllTextAsync(_directory.Combine("key.pem")));
+
+        await using var server = await HttpsServer.StartAsync(
+            _directory.Combine("data"), $"--Ingest:Https:CertificatePath={path}", $"--Ingest:Https:CertificatePassword={Password}");
+        using var client = TlsClients.Trusting(_authority.Certificate);
+        using var response = await client.GetAsync(new Uri(server.Https, "alive"));
+
+        Assert.Equal(HttpVersion.Version20, response.Version);
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+    }
+
+    [Fact]
+    public async Task A_pfx_serves_https_beside_plain_http_and_hsts_goes_on_https_answers_only()
+    {
+        using var certificate = _authority.IssueServerCertificate(TestKeyKind.Ecdsa);
+        certificate.WritePkcs12(_directory.Combine("server.pfx"), Password);
+
+        await using var server = await HttpsServer.StartAsync(
+            _directory.Combine("data"),
+            "--urls=http://127.0.0.1:0",
+            $"--Ingest:Https:CertificatePath={_directory.Combine("server.pfx")}",
+            $"--Ingest:Https:CertificatePassword={Password}",
+            "--Ingest:Https:Hsts=true",
+            "--Ingest:Https:HstsMaxAge=00:10:00",
+            "--Ingest:Https:HstsIncludeSubDomains=true");
+        using var tls = TlsClients.Trusting(_authority.Certificate);
+        using var plain = new HttpClient();
+        var http = server.Addresses.Single(static address => address.Scheme == Uri.UriSchemeHttp);
+
+        using var secure = await tls.GetAsync(new Uri(server.Https, "alive"));
+        using var secureError = await tls.GetAsync(new Uri(server.Https, "no-such-endpoint"));
+        using var insecure = await plain.GetAsync(new Uri(http, "alive"));
+
+        Assert.Equal(2, server.Addresses.Count);
+        Assert.Equal(HttpVersion.Version20, secure.Version);
+        Assert.Equal(["max-age=600; includeSubDomains"], secure.Headers.GetValues("Strict-Transport-Security"));
+        Assert.Equal(HttpStatusCode.NotFound, secureError.StatusCode);
+        Assert.Equal(["max-age=600; includeSubDomains"], secureError.Headers.GetValues("Strict-Transport-Security"));
+        Assert.Equal(HttpStatusCode.OK, insecure.StatusCode);
+        Assert.False(insecure.Headers.Contains("Strict-Transport-Security"));
+    }
+
+    [Fact]
+    public async Task A_client_that_does_not_trust_the_ca_is_refused_the_connection()
+    {
+        using var certificate = _authority.IssueServerCertificate(TestKeyKind.Ecdsa);
+        certificate.WritePkcs12(_directory.Combine("server.pfx"), Password);
+        using var otherAuthority = TestCertificateAuthority.Create("Some Other CA");
+
+        await using var server = await HttpsServer.StartAsync(
+            _directory.Combine("data"), $"--Ingest:Https:CertificatePath={_directory.Combine("server.pfx")}", $"--Ingest:Https:CertificatePassword={Password}");
+        using var trustsAnother = TlsClients.Trusting(otherAuthority.Certificate);
+        using var trustsTheMachine = TlsClients.Trusting(null);
+        using var trustsTheCa = TlsClients.Trusting(_authority.Certificate);
+
+        var another = await Assert.ThrowsAsync<HttpRequestException>(() => trustsAnother.GetAsync(new Uri(server.Https, "alive")));
+        var machine = await Assert.ThrowsAsync<HttpRequestException>(() => trustsTheMachine.GetAsync(new Uri(server.Https, "alive")));
+        using var trusted = await trustsTheCa.GetAsync(new Uri(server.Https, "alive"));
+
+        Assert.IsType<AuthenticationException>(another.InnerException);
+        Assert.IsType<AuthenticationException>(machine.InnerException);
+        Assert.Equal(HttpStatusCode.OK, trusted.StatusCode);
+    }
+}
