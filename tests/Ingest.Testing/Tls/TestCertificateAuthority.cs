@@ -28,22 +28,26 @@ public sealed class TestCertificateAuthority : IDisposable
     }
 
     /// <summary>
-    /// A server certificate for <c>localhost</c>, <c>127.0.0.1</c> and <c>::1</c> (plus <paramref name="dnsNames"/>),
-    /// with its private key: RSA 2048 or ECDSA P-256, the two kinds a TLS server takes.
+    /// A server certificate with its private key (RSA 2048 or ECDSA P-256, the two kinds a TLS server takes) for
+    /// <paramref name="dnsNames"/>, or, when none are given, for <c>localhost</c>, <c>127.0.0.1</c> and <c>::1</c>.
     /// </summary>
     public X509Certificate2 IssueServerCertificate(TestKeyKind kind, params string[] dnsNames)
     {
         ArgumentNullException.ThrowIfNull(dnsNames);
         using AsymmetricAlgorithm key = kind == TestKeyKind.Rsa ? RSA.Create(2048) : ECDsa.Create(ECCurve.NamedCurves.nistP256);
-        var subject = new X500DistinguishedName("CN=localhost");
+        var subject = new X500DistinguishedName($"CN={(dnsNames.Length == 0 ? "localhost" : dnsNames[0])}");
         var request = key is RSA rsa
             ? new CertificateRequest(subject, rsa, HashAlgorithmName.SHA256, RSASignaturePadding.Pkcs1)
             : new CertificateRequest(subject, (ECDsa)key, HashAlgorithmName.SHA256);
 
         var names = new SubjectAlternativeNameBuilder();
-        names.AddDnsName("localhost");
-        names.AddIpAddress(IPAddress.Loopback);
-        names.AddIpAddress(IPAddress.IPv6Loopback);
+        if (dnsNames.Length == 0)
+        {
+            names.AddDnsName("localhost");
+            names.AddIpAddress(IPAddress.Loopback);
+            names.AddIpAddress(IPAddress.IPv6Loopback);
+        }
+
         foreach (var name in dnsNames)
         {
             names.AddDnsName(name);
