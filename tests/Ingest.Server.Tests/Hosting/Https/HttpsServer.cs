@@ -23,11 +23,11 @@ internal sealed class HttpsServer : IAsyncDisposable
     /// <summary>The https:// address (the first, when there are several).</summary>
     public Uri Https => Addresses.First(static address => address.Scheme == Uri.UriSchemeHttps);
 
-    /// <summary>Starts the server with these arguments and no listen address but <c>Ingest:Https:Url=https://127.0.0.1:0</c> unless they say.</summary>
+    /// <summary>Starts the server with these arguments and no listen address but <c>Ingest:Https:Url=https://127.0.0.1:0</c>, unless they give that or Kestrel:Endpoints.</summary>
     public static async Task<HttpsServer> StartAsync(string dataDirectory, params string[] settings)
     {
         string[] arguments = [$"--Ingest:DataDirectory={dataDirectory}", .. settings];
-        if (!settings.Any(static setting => setting.StartsWith("--Ingest:Https:Url=", StringComparison.Ordinal)))
+        if (!settings.Any(static setting => setting.StartsWith("--Ingest:Https:Url=", StringComparison.Ordinal) || setting.StartsWith("--Kestrel:Endpoints:", StringComparison.Ordinal)))
         {
             arguments = [.. arguments, "--Ingest:Https:Url=https://127.0.0.1:0"];
         }

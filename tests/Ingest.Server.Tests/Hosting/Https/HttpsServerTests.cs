@@ -92,6 +92,36 @@ public sealed class HttpsServerTests : IDisposable
     }
 
     [Fact]
+    public async Task Kestrel_endpoints_keep_their_own_certificate_and_take_ours_when_they_have_none()
+    {
+        using var own = _authority.IssueServerCertificate(TestKeyKind.Rsa);
+        own.WriteCertificatePem(_directory.Combine("own.crt"));
+        own.WriteKeyPem(_directory.Combine("own.key"));
+        using var ours = _authority.IssueServerCertificate(TestKeyKind.Ecdsa);
+        ours.WritePkcs12(_directory.Combine("ours.pfx"), Password);
+
+        await using var server = await HttpsServer.StartAsync(
+            _directory.Combine("data"),
+            "--Kestrel:Endpoints:Own:Url=https://127.0.0.1:0",
+            $"--Kestrel:Endpoints:Own:Certificate:Path={_directory.Combine("own.crt")}",
+            $"--Kestrel:Endpoints:Own:Certificate:KeyPath={_directory.Combine("own.key")}",
+            "--Kestrel:Endpoints:Default:Url=https://127.0.0.1:0",
+            $"--Ingest:Https:CertificatePath={_directory.Combine("ours.pfx")}",
+            $"--Ingest:Https:CertificatePassword={Password}");
+        using var client = TlsClients.Trusting(_authority.Certificate);
+        var served = new List<string>();
+        foreach (var address in server.Addresses)
+        {
+            using var response = await client.GetAsync(new Uri(address, "alive"));
+            Assert.Equal(HttpVersion.Version20, response.Version);
+            served.Add(await TlsClients.ServerCertificateThumbprintAsync(address, _authority.Certificate));
+        }
+
+        Assert.Equal(2, server.Addresses.Count);
+        Assert.Equal(new[] { own.Thumbprint, ours.Thumbprint }.Order(StringComparer.Ordinal), served.Order(StringComparer.Ordinal));
+    }
+
+    [Fact]
     public async Task A_client_that_does_not_trust_the_ca_is_refused_the_connection()
     {
         using var certificate = _authority.IssueServerCertificate(TestKeyKind.Ecdsa);

@@ -133,6 +133,7 @@ public sealed class HttpsSettingsTests : IDisposable
         certificate.WritePkcs12(_directory.Combine("server.pfx"), Password);
 
         var message = await StartFailureAsync(
+            "--Ingest:Https:Url=https://127.0.0.1:0",
             "--Kestrel:Endpoints:Api:Url=http://127.0.0.1:0",
             $"--Ingest:Https:CertificatePath={_directory.Combine("server.pfx")}",
             $"--Ingest:Https:CertificatePassword={Password}");
