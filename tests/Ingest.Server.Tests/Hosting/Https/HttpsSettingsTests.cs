@@ -1,8 +1,6 @@
 using Ingest.Server.Hosting;
 using Ingest.Server.Tests.Crash;
 using Ingest.Testing.Tls;
-using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.Options;
 
 namespace Ingest.Server.Tests.Hosting.Https;
 
@@ -12,26 +10,21 @@ namespace Ingest.Server.Tests.Hosting.Https;
 /// </summary>
 public sealed class HttpsSettingsTests : IDisposable
 {
-    private const string Password = "pfx-Pa55word-7f3c";
-    private readonly TestDirectory _directory = new();
-    private readonly TestCertificateAuthority _authority = TestCertificateAuthority.Create();
+    private const string Password = HttpsTestBed.Password;
+    private readonly HttpsTestBed _bed = new();
 
-    public void Dispose()
-    {
-        _authority.Dispose();
-        _directory.Dispose();
-    }
+    public void Dispose() => _bed.Dispose();
 
     [Fact]
     public async Task A_wrong_pfx_password_stops_the_server_process_naming_the_setting_not_the_password()
     {
-        using var certificate = _authority.IssueServerCertificate(TestKeyKind.Rsa);
-        certificate.WritePkcs12(_directory.Combine("server.pfx"), Password);
+        using var certificate = _bed.Authority.IssueServerCertificate(TestKeyKind.Rsa);
+        certificate.WritePkcs12(_bed.File("server.pfx"), Password);
         const string wrong = "not-the-Pa55word-91d2";
 
         using var server = ServerProcess.Start(
-            _directory.Combine("data"),
-            ["--Ingest:Https:Url=https://127.0.0.1:0", $"--Ingest:Https:CertificatePath={_directory.Combine("server.pfx")}", $"--Ingest:Https:CertificatePassword={wrong}"],
+            _bed.DataDirectory,
+            ["--Ingest:Https:Url=https://127.0.0.1:0", $"--Ingest:Https:CertificatePath={_bed.File("server.pfx")}", $"--Ingest:Https:CertificatePassword={wrong}"],
             [],
             new Dictionary<string, string>());
         server.WaitFor("Ingest cannot start:", TimeSpan.FromSeconds(60));
@@ -45,11 +38,11 @@ public sealed class HttpsSettingsTests : IDisposable
     [Fact]
     public async Task A_missing_key_file_is_named()
     {
-        using var certificate = _authority.IssueServerCertificate(TestKeyKind.Ecdsa);
-        certificate.WriteCertificatePem(_directory.Combine("server.crt"));
-        var missing = _directory.Combine("absent.key");
+        using var certificate = _bed.Authority.IssueServerCertificate(TestKeyKind.Ecdsa);
+        certificate.WriteCertificatePem(_bed.File("server.crt"));
+        var missing = _bed.File("absent.key");
 
-        var message = await StartFailureAsync($"--Ingest:Https:CertificatePath={_directory.Combine("server.crt")}", $"--Ingest:Https:KeyPath={missing}");
+        var message = await _bed.StartFailureAsync($"--Ingest:Https:CertificatePath={_bed.File("server.crt")}", $"--Ingest:Https:KeyPath={missing}");
 
         Assert.Contains($"Ingest:Https:KeyPath names no file: {missing}.", message, StringComparison.Ordinal);
     }
@@ -57,10 +50,10 @@ public sealed class HttpsSettingsTests : IDisposable
     [Fact]
     public async Task A_pem_certificate_without_its_key_asks_for_the_key_path()
     {
-        using var certificate = _authority.IssueServerCertificate(TestKeyKind.Ecdsa);
-        certificate.WriteCertificatePem(_directory.Combine("server.crt"));
+        using var certificate = _bed.Authority.IssueServerCertificate(TestKeyKind.Ecdsa);
+        certificate.WriteCertificatePem(_bed.File("server.crt"));
 
-        var message = await StartFailureAsync($"--Ingest:Https:CertificatePath={_directory.Combine("server.crt")}");
+        var message = await _bed.StartFailureAsync($"--Ingest:Https:CertificatePath={_bed.File("server.crt")}");
 
         Assert.Contains("holds no PEM private key", message, StringComparison.Ordinal);
         Assert.Contains("set Ingest:Https:KeyPath", message, StringComparison.Ordinal);
@@ -72,28 +65,28 @@ public sealed class HttpsSettingsTests : IDisposable
     [InlineData(TestKeyKind.Ecdsa, TestKeyKind.Rsa)]
     public async Task A_key_of_another_certificate_is_refused(TestKeyKind certificateKind, TestKeyKind keyKind)
     {
-        using var certificate = _authority.IssueServerCertificate(certificateKind);
-        using var other = _authority.IssueServerCertificate(keyKind);
-        certificate.WriteCertificatePem(_directory.Combine("server.crt"));
-        other.WriteKeyPem(_directory.Combine("other.key"));
+        using var certificate = _bed.Authority.IssueServerCertificate(certificateKind);
+        using var other = _bed.Authority.IssueServerCertificate(keyKind);
+        certificate.WriteCertificatePem(_bed.File("server.crt"));
+        other.WriteKeyPem(_bed.File("other.key"));
 
-        var message = await StartFailureAsync($"--Ingest:Https:CertificatePath={_directory.Combine("server.crt")}", $"--Ingest:Https:KeyPath={_directory.Combine("other.key")}");
+        var message = await _bed.StartFailureAsync($"--Ingest:Https:CertificatePath={_bed.File("server.crt")}", $"--Ingest:Https:KeyPath={_bed.File("other.key")}");
 
-        Assert.Contains($"the key in Ingest:Https:KeyPath ({_directory.Combine("other.key")})", message, StringComparison.Ordinal);
+        Assert.Contains($"the key in Ingest:Https:KeyPath ({_bed.File("other.key")})", message, StringComparison.Ordinal);
         Assert.Contains("belongs to another certificate", message, StringComparison.Ordinal);
     }
 
     [Fact]
     public async Task An_encrypted_key_needs_its_password_and_a_wrong_one_is_named_but_not_shown()
     {
-        using var certificate = _authority.IssueServerCertificate(TestKeyKind.Rsa);
-        certificate.WriteCertificatePem(_directory.Combine("server.crt"));
-        certificate.WriteKeyPem(_directory.Combine("server.key"), Password);
-        string[] files = [$"--Ingest:Https:CertificatePath={_directory.Combine("server.crt")}", $"--Ingest:Https:KeyPath={_directory.Combine("server.key")}"];
+        using var certificate = _bed.Authority.IssueServerCertificate(TestKeyKind.Rsa);
+        certificate.WriteCertificatePem(_bed.File("server.crt"));
+        certificate.WriteKeyPem(_bed.File("server.key"), Password);
+        string[] files = [$"--Ingest:Https:CertificatePath={_bed.File("server.crt")}", $"--Ingest:Https:KeyPath={_bed.File("server.key")}"];
         const string wrong = "not-the-Pa55word-91d2";
 
-        var withoutPassword = await StartFailureAsync(files);
-        var withWrongPassword = await StartFailureAsync([.. files, $"--Ingest:Https:CertificatePassword={wrong}"]);
+        var withoutPassword = await _bed.StartFailureAsync(files);
+        var withWrongPassword = await _bed.StartFailureAsync([.. files, $"--Ingest:Https:CertificatePassword={wrong}"]);
 
         Assert.Contains("holds an encrypted key: set Ingest:Https:CertificatePassword.", withoutPassword, StringComparison.Ordinal);
         Assert.Contains("Ingest:Https:CertificatePassword does not decrypt the key in Ingest:Https:KeyPath", withWrongPassword, StringComparison.Ordinal);
@@ -104,11 +97,11 @@ public sealed class HttpsSettingsTests : IDisposable
     [Fact]
     public async Task A_missing_certificate_file_and_an_address_without_a_certificate_are_named()
     {
-        var missing = _directory.Combine("absent.pfx");
+        var missing = _bed.File("absent.pfx");
 
-        var noFile = await StartFailureAsync($"--Ingest:Https:CertificatePath={missing}", $"--Ingest:Https:CertificatePassword={Password}");
-        var noCertificate = await StartFailureAsync();
-        var plainAddress = await StartFailureAsync("--Ingest:Https:Url=http://127.0.0.1:0", $"--Ingest:Https:CertificatePath={missing}");
+        var noFile = await _bed.StartFailureAsync($"--Ingest:Https:CertificatePath={missing}", $"--Ingest:Https:CertificatePassword={Password}");
+        var noCertificate = await _bed.StartFailureAsync();
+        var plainAddress = await _bed.StartFailureAsync("--Ingest:Https:Url=http://127.0.0.1:0", $"--Ingest:Https:CertificatePath={missing}");
 
         Assert.Contains($"Ingest:Https:CertificatePath names no file: {missing}.", noFile, StringComparison.Ordinal);
         Assert.DoesNotContain(Password, noFile, StringComparison.Ordinal);
@@ -129,31 +122,21 @@ public sealed class HttpsSettingsTests : IDisposable
     [Fact]
     public async Task An_https_address_beside_kestrel_endpoints_is_refused()
     {
-        using var certificate = _authority.IssueServerCertificate(TestKeyKind.Ecdsa);
-        certificate.WritePkcs12(_directory.Combine("server.pfx"), Password);
+        using var certificate = _bed.Authority.IssueServerCertificate(TestKeyKind.Ecdsa);
+        certificate.WritePkcs12(_bed.File("server.pfx"), Password);
 
-        var message = await StartFailureAsync(
+        var message = await _bed.StartFailureAsync(
             "--Ingest:Https:Url=https://127.0.0.1:0",
             "--Kestrel:Endpoints:Api:Url=http://127.0.0.1:0",
-            $"--Ingest:Https:CertificatePath={_directory.Combine("server.pfx")}",
+            $"--Ingest:Https:CertificatePath={_bed.File("server.pfx")}",
             $"--Ingest:Https:CertificatePassword={Password}");
 
         Assert.Contains("Ingest:Https:Url cannot be combined with Kestrel:Endpoints", message, StringComparison.Ordinal);
     }
 
-    /// <summary>Starts the server in-process with <c>Ingest:Https:Url</c> on a free port (unless given) and returns the start-up error.</summary>
-    private async Task<string> StartFailureAsync(params string[] settings)
-    {
-        var failure = await Assert.ThrowsAsync<OptionsValidationException>(async () =>
-        {
-            await using var server = await HttpsServer.StartAsync(_directory.Combine("data"), settings);
-        });
-        return failure.Message;
-    }
-
     private async Task<string?> ListenUrlsAsync(params string[] settings)
     {
-        await using var app = IngestHost.Build([$"--Ingest:DataDirectory={_directory.Combine("data")}", .. settings]);
+        await using var app = IngestHost.Build([$"--Ingest:DataDirectory={_bed.DataDirectory}", .. settings]);
         return app.Configuration["urls"];
     }
 }
