@@ -23,7 +23,8 @@ internal sealed class HealthCommand : Command
         var apiKey = parseResult.GetValue(_server.ApiKey) ?? Environment.GetEnvironmentVariable(ServerOptions.ApiKeyVariable);
         var timeout = TimeSpan.FromSeconds(parseResult.GetValue(_server.Timeout));
 
-        using var http = new HttpClient { Timeout = timeout };
+        var trust = _server.Trust(parseResult);
+        using var http = trust.CreateHttpClient(timeout);
         HealthReport report;
         try
         {
@@ -31,7 +32,7 @@ internal sealed class HealthCommand : Command
         }
         catch (HttpRequestException ex)
         {
-            throw new CommandFailedException(ExitCodes.Failure, $"cannot reach the server at {url}: {ex.Message}", ex);
+            throw new CommandFailedException(ExitCodes.Failure, trust.Describe(ex, url) ?? $"cannot reach the server at {url}: {ex.Message}", ex);
         }
         catch (TaskCanceledException ex) when (!cancellationToken.IsCancellationRequested)
         {

@@ -6,8 +6,8 @@ namespace Ingest.Cli.Server;
 
 /// <summary>
 /// Calls a running server's HTTP API. Every way a call can fail becomes a <see cref="CommandFailedException"/> whose
-/// message a user can act on: the server unreachable or silent, the API key missing or wrong, or the server's own
-/// problem (RFC 7807: its title and detail).
+/// message a user can act on: the server unreachable or silent, its certificate not trusted, the API key missing or
+/// wrong, or the server's own problem (RFC 7807: its title and detail).
 /// </summary>
 internal sealed class IngestApiClient : IDisposable
 {
@@ -18,14 +18,17 @@ internal sealed class IngestApiClient : IDisposable
     private readonly Uri _root;
     private readonly string? _apiKey;
     private readonly TimeSpan _timeout;
+    private readonly ServerTrust _trust;
 
-    public IngestApiClient(Uri serverUrl, string? apiKey, TimeSpan timeout)
+    public IngestApiClient(Uri serverUrl, string? apiKey, TimeSpan timeout, ServerTrust trust)
     {
         ArgumentNullException.ThrowIfNull(serverUrl);
+        ArgumentNullException.ThrowIfNull(trust);
         _root = serverUrl.AbsoluteUri.EndsWith('/') ? serverUrl : new Uri(serverUrl.AbsoluteUri + "/");
         _apiKey = apiKey;
         _timeout = timeout;
-        _http = new HttpClient { Timeout = timeout };
+        _trust = trust;
+        _http = trust.CreateHttpClient(timeout);
     }
 
     /// <summary>The address of <paramref name="relative"/> (no leading '/') under the server's URL, keeping any path prefix.</summary>
@@ -99,7 +102,8 @@ internal sealed class IngestApiClient : IDisposable
         }
         catch (HttpRequestException ex)
         {
-            throw new CommandFailedException(ExitCodes.Failure, $"cannot reach the server at {url.GetLeftPart(UriPartial.Path)}: {ex.Message}", ex);
+            throw new CommandFailedException(
+                ExitCodes.Failure, _trust.Describe(ex, url) ?? $"cannot reach the server at {url.GetLeftPart(UriPartial.Path)}: {ex.Message}", ex);
         }
         catch (HttpIOException ex)
         {

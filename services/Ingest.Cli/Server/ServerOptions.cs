@@ -2,7 +2,7 @@ using System.CommandLine;
 
 namespace Ingest.Cli.Server;
 
-/// <summary>The options of every command that talks to a running server: where it is, its API key, how long to wait.</summary>
+/// <summary>The options of every command that talks to a running server: where it is, which CA to trust for its certificate, its API key, how long to wait.</summary>
 internal sealed class ServerOptions
 {
     /// <summary>Read when --api-key is not given, so the key need not appear in the process list or shell history.</summary>
@@ -29,6 +29,12 @@ internal sealed class ServerOptions
         CustomParser = result => Commands.OptionValidation.ParseUri(result, "http", "https"),
     };
 
+    public Option<string?> Ca { get; } = new("--ca")
+    {
+        Description = $"For an https:// URL: trust only the CA certificate(s) in this PEM file, a private CA that signed the server's certificate (default: ${ServerTrust.CaVariable}; without either, the machine's trusted roots).",
+        HelpName = "PEM_FILE",
+    };
+
     public Option<string?> ApiKey { get; } = new("--api-key")
     {
         Description = $"The server's API key, sent in {IngestApiClient.ApiKeyHeader} (default: ${ApiKeyVariable}).",
@@ -41,6 +47,7 @@ internal sealed class ServerOptions
     {
         ArgumentNullException.ThrowIfNull(command);
         command.Add(Url);
+        command.Add(Ca);
         command.Add(ApiKey);
         command.Add(Timeout);
     }
@@ -51,6 +58,14 @@ internal sealed class ServerOptions
         return new IngestApiClient(
             parseResult.GetRequiredValue(Url),
             parseResult.GetValue(ApiKey) ?? Environment.GetEnvironmentVariable(ApiKeyVariable),
-            TimeSpan.FromSeconds(parseResult.GetValue(Timeout)));
+            TimeSpan.FromSeconds(parseResult.GetValue(Timeout)),
+            Trust(parseResult));
+    }
+
+    /// <summary>The certificates to accept from the server: --ca, else $INGEST_CA, else the machine's roots.</summary>
+    public ServerTrust Trust(ParseResult parseResult)
+    {
+        ArgumentNullException.ThrowIfNull(parseResult);
+        return ServerTrust.Load(parseResult.GetValue(Ca) ?? Environment.GetEnvironmentVariable(ServerTrust.CaVariable));
     }
 }

@@ -14,6 +14,7 @@ using Microsoft.Extensions.Options;
 using Ingest.Server.Telemetry;
 using Ingest.Server.Hosting.Http;
 using Ingest.Server.Hosting.Http.Security;
+using Ingest.Server.Hosting.Https;
 
 namespace Ingest.Server.Hosting;
 
@@ -29,9 +30,9 @@ public static class IngestHost
         // any working directory; relative paths in settings (the data directory) still resolve
         // against the working directory, as a user typing them expects.
         var builder = WebApplication.CreateBuilder(new WebApplicationOptions { Args = args, ContentRootPath = AppContext.BaseDirectory });
-        if (!ChoosesListenAddress(builder.Configuration))
+        if (ListenAddresses.Choose(builder.Configuration) is { } urls)
         {
-            builder.WebHost.UseUrls(HttpOptions.DefaultUrls);
+            builder.WebHost.UseUrls(urls);
         }
 
         builder.Services.AddOptions<IngestOptions>()
@@ -47,6 +48,7 @@ public static class IngestHost
         builder.Services.AddValidatedSettings<AutoIndexOptions>(configuration.GetSection(QuerySettings.SectionName), QuerySettings.Validate);
         builder.Services.AddApiKeys();
         builder.Services.AddSingleton<IConfigureOptions<KestrelServerOptions>, KestrelLimits>();
+        builder.Services.AddHttps(configuration);
         builder.Services.AddSingleton(TimeProvider.System);
         builder.Services.AddSingleton<DataDirectory>();
         builder.Services.AddDocumentStore();
@@ -62,6 +64,7 @@ public static class IngestHost
         configure?.Invoke(builder);
 
         var app = builder.Build();
+        app.UseStrictTransportSecurity();
         app.UseExceptionHandler();
         app.UseStatusCodePages();
         app.UseMiddleware<ApiKeyMiddleware>();
@@ -79,17 +82,6 @@ public static class IngestHost
         app.MapMetricsEndpoint();
         return app;
     }
-
-    /// <summary>
-    /// Whether configuration names where to listen: ASPNETCORE_URLS or URLS, --urls, a Urls setting,
-    /// ASPNETCORE_HTTP_PORTS/HTTPS_PORTS or Kestrel:Endpoints. The default address is applied only
-    /// when none does; a Urls in appsettings.json would hide ASPNETCORE_URLS, which ASP.NET reads first.
-    /// </summary>
-    internal static bool ChoosesListenAddress(IConfiguration configuration) =>
-        !string.IsNullOrEmpty(configuration["urls"])
-        || !string.IsNullOrEmpty(configuration["http_ports"])
-        || !string.IsNullOrEmpty(configuration["https_ports"])
-        || configuration.GetSection("Kestrel:Endpoints").Exists();
 
     /// <summary>
     /// Starts the application; settings are validated, the data directory locked, the store and the indexes opened

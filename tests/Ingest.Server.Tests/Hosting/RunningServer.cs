@@ -15,13 +15,21 @@ internal sealed class RunningServer : IAsyncDisposable
 {
     private readonly WebApplication _app;
 
-    private RunningServer(WebApplication app, Uri address)
+    private RunningServer(WebApplication app, IReadOnlyList<Uri> addresses)
     {
         _app = app;
-        Client = new HttpClient { BaseAddress = address };
+        Addresses = addresses;
+        Client = new HttpClient { BaseAddress = addresses[0] };
     }
 
+    /// <summary>A plain client for the first address.</summary>
     public HttpClient Client { get; }
+
+    /// <summary>Every address the server listens on (an http:// and an https:// one, say).</summary>
+    public IReadOnlyList<Uri> Addresses { get; }
+
+    /// <summary>The first https:// address.</summary>
+    public Uri HttpsAddress => Addresses.First(static address => address.Scheme == Uri.UriSchemeHttps);
 
     /// <summary>The server's services, for tests that set up or inspect state directly (the document store).</summary>
     public IServiceProvider Services => _app.Services;
@@ -30,13 +38,19 @@ internal sealed class RunningServer : IAsyncDisposable
     public IReadOnlyList<Endpoint> Endpoints => ((IEndpointRouteBuilder)_app).DataSources.SelectMany(static source => source.Endpoints).ToList();
 
     public static Task<RunningServer> StartAsync(string dataDirectory, params string[] extraArguments) =>
-        StartAsync(dataDirectory, logs: null, extraArguments);
+        StartCoreAsync(dataDirectory, logs: null, ["--urls", "http://127.0.0.1:0", .. extraArguments]);
 
     /// <summary>As the other overload; every log line the server writes also goes to <paramref name="logs"/>.</summary>
-    public static async Task<RunningServer> StartAsync(string dataDirectory, ILoggerProvider? logs, params string[] extraArguments)
+    public static Task<RunningServer> StartAsync(string dataDirectory, ILoggerProvider? logs, params string[] extraArguments) =>
+        StartCoreAsync(dataDirectory, logs, ["--urls", "http://127.0.0.1:0", .. extraArguments]);
+
+    /// <summary>As <see cref="StartAsync(string, string[])"/> with no listen address of its own: <paramref name="arguments"/> say where to listen.</summary>
+    public static Task<RunningServer> StartListeningAsync(string dataDirectory, params string[] arguments) =>
+        StartCoreAsync(dataDirectory, logs: null, arguments);
+
+    private static async Task<RunningServer> StartCoreAsync(string dataDirectory, ILoggerProvider? logs, string[] arguments)
     {
-        string[] arguments = ["--urls", "http://127.0.0.1:0", $"--Ingest:DataDirectory={dataDirectory}", .. extraArguments];
-        var app = IngestHost.Build(arguments, logs is null ? null : builder => builder.Logging.AddProvider(logs));
+        var app = IngestHost.Build([$"--Ingest:DataDirectory={dataDirectory}", .. arguments], logs is null ? null : builder => builder.Logging.AddProvider(logs));
         try
         {
             await IngestHost.StartAsync(app);
@@ -47,8 +61,8 @@ internal sealed class RunningServer : IAsyncDisposable
             throw;
         }
 
-        var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.First();
-        return new RunningServer(app, new Uri(address));
+        var addresses = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses;
+        return new RunningServer(app, [.. addresses.Select(static address => new Uri(address))]);
     }
 
     public async ValueTask DisposeAsync()

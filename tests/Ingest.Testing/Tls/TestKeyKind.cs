@@ -1,0 +1,8 @@
+namespace Ingest.Testing.Tls;
+
+/// <summary>The key of a server certificate a <see cref="TestCertificateAuthority"/> issues.</summary>
+public enum TestKeyKind
+{
+    Ecdsa,
+    Rsa,
+}
