@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
 
 namespace Ingest.Server.Tests.Hosting;
 
@@ -23,10 +24,19 @@ internal sealed class RunningServer : IAsyncDisposable
     /// <summary>The server's services, for tests that set up or inspect state directly (the document store).</summary>
     public IServiceProvider Services => _app.Services;
 
-    public static async Task<RunningServer> StartAsync(string dataDirectory, params string[] extraArguments)
+    public static Task<RunningServer> StartAsync(string dataDirectory, params string[] extraArguments) =>
+        StartWithLogsAsync(dataDirectory, null, extraArguments);
+
+    /// <summary>Like <see cref="StartAsync"/>, with every log line of the server also written to <paramref name="logs"/> from the start.</summary>
+    public static async Task<RunningServer> StartWithLogsAsync(string dataDirectory, ILoggerProvider? logs, params string[] extraArguments)
     {
         string[] arguments = ["--urls", "http://127.0.0.1:0", $"--Ingest:DataDirectory={dataDirectory}", .. extraArguments];
         var app = IngestHost.Build(arguments);
+        if (logs is not null)
+        {
+            app.Services.GetRequiredService<ILoggerFactory>().AddProvider(logs);
+        }
+
         try
         {
             await IngestHost.StartAsync(app);
