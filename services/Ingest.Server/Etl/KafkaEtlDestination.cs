@@ -162,7 +162,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
         var error = new Error((ErrorCode)code);
         var reported = $"Kafka did not acknowledge every message: {error.Code}: {error.Reason}";
         return _producer.CredentialFailure is { } cause
-            ? $"{KafkaClientError.Describe(cause.Code, cause.Reason, _settings)} ({reported})"
+            ? $"{KafkaClientError.Describe(cause.Code, cause.Reason, _settings)} (the batch was not delivered: {error.Code})"
             : reported;
     }
 

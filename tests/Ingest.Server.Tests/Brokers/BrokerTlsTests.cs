@@ -1,4 +1,5 @@
 using System.Net;
+using Xunit.Abstractions;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
 using System.Text;
@@ -22,7 +23,7 @@ namespace Ingest.Server.Tests.Brokers;
 /// what to fix, without the password.
 /// </summary>
 [Collection(BrokerFixture.Collection)]
-public sealed class BrokerTlsTests : IDisposable
+public sealed class BrokerTlsTests(ITestOutputHelper output) : IDisposable
 {
     private static readonly TimeSpan Patience = TimeSpan.FromSeconds(60);
     private readonly SecureBrokers _brokers = SecureBrokers.FromEnvironment();
@@ -177,6 +178,7 @@ public sealed class BrokerTlsTests : IDisposable
 
         var expected = $"authentication failed for user '{_brokers.ScramUser}' (SASL SCRAM-SHA-256)";
         var health = await WaitForHealthAsync(server, body => Errors(body).Count(e => e.Contains(expected, StringComparison.Ordinal)) == 2);
+        output.WriteLine(health.GetRawText());
 
         Assert.False(Entry(health, "sources", "wrong-password").GetProperty("connected").GetBoolean());
         Assert.Equal("retrying", Entry(health, "etl", "wrong-password-out").GetProperty("state").GetString());
@@ -220,6 +222,7 @@ public sealed class BrokerTlsTests : IDisposable
         await Store(server).WriteAsync(EtlTestKit.Orders(1, 3));
 
         var health = await WaitForHealthAsync(server, body => Errors(body).Count(e => e.Contains("not trusted", StringComparison.Ordinal)) == 3);
+        output.WriteLine(health.GetRawText());
 
         var kafka = Entry(health, "sources", "untrusted-kafka").GetProperty("error").GetString();
         Assert.Contains("the broker's certificate is not trusted: set ssl.ca.location to the PEM file of the CA that signed it", kafka, StringComparison.Ordinal);
