@@ -87,11 +87,14 @@ internal sealed unsafe class NativeKafkaProducer : IDisposable
     }
 
     /// <summary>
-    /// The last refused login or failed TLS handshake, until a record is acknowledged again. While there
-    /// is one, records waiting in the producer's queue are failed at once (a retry of the batch brings
-    /// them back) rather than timing out after <c>message.timeout.ms</c> with no word of the cause.
+    /// The last refused login or failed TLS handshake, until <see cref="ClearCredentialFailure"/>. On each
+    /// one, records waiting in the producer's queue are failed at once (a retry of the batch brings them
+    /// back) rather than timing out after <c>message.timeout.ms</c> with no word of the cause.
     /// </summary>
     public KafkaClientFailure? CredentialFailure => _credentialFailure;
+
+    /// <summary>The broker acknowledged records again: an earlier credential failure is over.</summary>
+    public void ClearCredentialFailure() => _credentialFailure = null;
 
     /// <summary>The handle of <paramref name="topic"/>, made once per producer.</summary>
     /// <exception cref="ArgumentException">librdkafka does not accept the topic name.</exception>
@@ -210,11 +213,6 @@ internal sealed unsafe class NativeKafkaProducer : IDisposable
     [UnmanagedCallersOnly]
     private static void OnDelivery(nint producer, LibRdKafka.Message* message, nint opaque)
     {
-        if (message->Error == 0 && FromOpaque(opaque) is { _credentialFailure: not null } self)
-        {
-            self._credentialFailure = null;
-        }
-
         if (message->Private != 0)
         {
             ((IKafkaDeliveryReports)GCHandle.FromIntPtr(message->Private).Target!).Delivered(message->Error);

@@ -168,6 +168,12 @@ internal sealed class KafkaEtlDestination : IEtlDestination
 
     private void Forget(KafkaDeliveryTracker tracker)
     {
+        // Once per batch, not per record: a batch acknowledged in full means the login and the handshake work again.
+        if (tracker.Acknowledged.IsCompletedSuccessfully && _producer.CredentialFailure is not null)
+        {
+            _producer.ClearCredentialFailure();
+        }
+
         lock (_pending)
         {
             _pending.Remove(tracker);
