@@ -158,7 +158,7 @@ public sealed class BrokerTlsTests(ITestOutputHelper output) : IDisposable
     }
 
     [Fact]
-    public async Task A_wrong_scram_password_shows_as_an_authentication_failure_in_health_and_the_log_without_the_password()
+    public async Task A_wrong_password_shows_as_an_authentication_failure_in_health_and_the_log_without_the_password()
     {
         const string WrongPassword = "not-the-password-7f3e9a";
         var topic = NewName("tls-wrong");
@@ -173,16 +173,25 @@ public sealed class BrokerTlsTests(ITestOutputHelper output) : IDisposable
             $"--Ingest:Etl:0:Kafka:BootstrapServers={_brokers.KafkaSaslSsl}",
             $"--Ingest:Etl:0:Kafka:Topic={topic}",
             .. Settings("Ingest:Etl:0:Kafka:Settings", _brokers.KafkaSaslSettings(WrongPassword)),
+            "--Ingest:Sources:RabbitMq:0:Name=wrong-password-rabbit",
+            $"--Ingest:Sources:RabbitMq:0:Uri={new UriBuilder(_brokers.RabbitMqTls) { Password = WrongPassword }.Uri}",
+            "--Ingest:Sources:RabbitMq:0:Queues:0=wrong-password",
+            $"--Ingest:Sources:RabbitMq:0:Tls:CaPath={_brokers.CaPath}",
         ]);
         await Store(server).WriteAsync(EtlTestKit.Orders(1, 3));
 
         var expected = $"authentication failed for user '{_brokers.ScramUser}' (SASL SCRAM-SHA-256)";
-        var health = await WaitForHealthAsync(server, body => Errors(body).Count(e => e.Contains(expected, StringComparison.Ordinal)) == 2);
+        var health = await WaitForHealthAsync(
+            server, body => Errors(body).Count(e => e.Contains(expected, StringComparison.Ordinal)) == 2 && Errors(body).Count(e => e.Contains("authentication failed", StringComparison.Ordinal)) == 3);
         output.WriteLine(health.GetRawText());
 
         Assert.False(Entry(health, "sources", "wrong-password").GetProperty("connected").GetBoolean());
         Assert.Equal("retrying", Entry(health, "etl", "wrong-password-out").GetProperty("state").GetString());
+        Assert.StartsWith(
+            $"authentication failed for user '{_brokers.RabbitMqTls.UserInfo.Split(':')[0]}': RabbitMQ refused the user name or password in the URI",
+            Entry(health, "sources", "wrong-password-rabbit").GetProperty("error").GetString(), StringComparison.Ordinal);
         Assert.NotEmpty(_logs.Matching(expected));
+        Assert.NotEmpty(_logs.Matching("RabbitMQ refused the user name or password"));
         AssertNoSecret(health.GetRawText() + _logs.Dump(), WrongPassword);
         AssertNoSecret(health.GetRawText() + _logs.Dump(), _brokers.ScramPassword);
     }
