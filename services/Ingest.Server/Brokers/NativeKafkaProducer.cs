@@ -3,9 +3,6 @@ using System.Text;
 
 namespace Ingest.Server.Brokers;
 
-/// <summary>A client error librdkafka reported (its error code and text), e.g. a refused login.</summary>
-internal sealed record KafkaClientFailure(Confluent.Kafka.ErrorCode Code, string Reason);
-
 /// <summary>Receives the delivery reports of the records that carry its GC handle as their opaque.</summary>
 internal interface IKafkaDeliveryReports
 {
