@@ -49,9 +49,8 @@ public sealed class ConfiguredSecrets
         return false;
     }
 
-    /// <summary>Whether a Kafka setting's name says its value is a secret (<c>sasl.password</c>, <c>ssl.key.password</c>, <c>sasl.oauthbearer.client.secret</c>...).</summary>
-    public static bool IsSecretSetting(string key) =>
-        key.Contains("password", StringComparison.OrdinalIgnoreCase) || key.Contains("secret", StringComparison.OrdinalIgnoreCase);
+    /// <summary>Whether a Kafka setting's name says its value is a secret (<c>sasl.password</c>, <c>ssl.key.pem</c>, <c>sasl.oauthbearer.config</c>...).</summary>
+    public static bool IsSecretSetting(string key) => KafkaClientSettings.IsSecret(key);
 
     /// <summary>The value, with a reference replaced by the secret it names.</summary>
     /// <exception cref="InvalidOperationException">The reference names no configured secret (the message names the setting to add).</exception>

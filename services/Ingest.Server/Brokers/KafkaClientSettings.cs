@@ -52,12 +52,23 @@ internal static class KafkaClientSettings
         return config;
     }
 
-    /// <summary>The settings for display: values of settings named like secrets (<c>sasl.password</c>, <c>ssl.key.password</c>...) hidden.</summary>
+    /// <summary>
+    /// The settings for display: values of secret settings hidden (<c>sasl.password</c>, <c>ssl.key.password</c>,
+    /// <c>sasl.oauthbearer.client.secret</c>, an inline private key in <c>ssl.key.pem</c>, <c>sasl.oauthbearer.config</c>...).
+    /// </summary>
     public static Dictionary<string, string> Redact(IReadOnlyDictionary<string, string> settings)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        return settings.ToDictionary(
-            static s => s.Key,
-            static s => ConfiguredSecrets.IsSecretSetting(s.Key) && !ConfiguredSecrets.IsReference(s.Value, out _) ? "***" : s.Value);
+        return settings.ToDictionary(static s => s.Key, static s => IsSecret(s.Key) && !ConfiguredSecrets.IsReference(s.Value, out _) ? "***" : s.Value);
+    }
+
+    /// <summary>Whether a librdkafka setting's value is a secret (a password, a private key, a token's configuration).</summary>
+    public static bool IsSecret(string key)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        return key.Contains("password", StringComparison.OrdinalIgnoreCase)
+            || key.Contains("secret", StringComparison.OrdinalIgnoreCase)
+            || key.Contains("key.pem", StringComparison.OrdinalIgnoreCase)
+            || key.Contains("oauthbearer.config", StringComparison.OrdinalIgnoreCase);
     }
 }

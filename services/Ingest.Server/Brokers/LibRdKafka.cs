@@ -74,6 +74,13 @@ internal static unsafe partial class LibRdKafka
     [LibraryImport(Library, EntryPoint = "rd_kafka_conf_set_dr_msg_cb")]
     public static partial void ConfSetDeliveryReportCallback(nint conf, delegate* unmanaged<nint, Message*, nint, void> callback);
 
+    [LibraryImport(Library, EntryPoint = "rd_kafka_conf_set_error_cb")]
+    public static partial void ConfSetErrorCallback(nint conf, delegate* unmanaged<nint, int, byte*, nint, void> callback);
+
+    /// <summary>The pointer every callback of the client gets as its last argument.</summary>
+    [LibraryImport(Library, EntryPoint = "rd_kafka_conf_set_opaque")]
+    public static partial void ConfSetOpaque(nint conf, nint opaque);
+
     [LibraryImport(Library, EntryPoint = "rd_kafka_conf_set_log_cb")]
     public static partial void ConfSetLogCallback(nint conf, delegate* unmanaged<nint, int, byte*, byte*, void> callback);
 

@@ -27,6 +27,9 @@ internal sealed unsafe class NativeKafkaProducer : IDisposable
     private readonly nint _handle;
     private readonly Dictionary<string, nint> _topics = new(StringComparer.Ordinal);
     private readonly Thread _poller;
+    private GCHandle _self;
+    private volatile KafkaClientFailure? _credentialFailure;
+    private volatile bool _purgeRequested;
     private volatile bool _closing;
     private bool _disposed;
 
@@ -56,11 +59,15 @@ internal sealed unsafe class NativeKafkaProducer : IDisposable
 
             LibRdKafka.ConfSetDeliveryReportCallback(conf, &OnDelivery);
             LibRdKafka.ConfSetLogCallback(conf, &OnLog);
+            LibRdKafka.ConfSetErrorCallback(conf, &OnError);
+            _self = GCHandle.Alloc(this, GCHandleType.Weak);
+            LibRdKafka.ConfSetOpaque(conf, GCHandle.ToIntPtr(_self));
             _handle = LibRdKafka.New(LibRdKafka.ProducerType, conf, error, ErrorLength);
         }
         catch
         {
             LibRdKafka.ConfDestroy(conf);
+            FreeSelf();
             throw;
         }
 
@@ -68,12 +75,23 @@ internal sealed unsafe class NativeKafkaProducer : IDisposable
         {
             // rd_kafka_new keeps the configuration only when it succeeds.
             LibRdKafka.ConfDestroy(conf);
+            FreeSelf();
             throw new ArgumentException($"Kafka producer: {Marshal.PtrToStringUTF8((nint)error)}", nameof(settings));
         }
 
         _poller = new Thread(Poll) { IsBackground = true, Name = threadName };
         _poller.Start();
     }
+
+    /// <summary>
+    /// The last refused login or failed TLS handshake, until <see cref="ClearCredentialFailure"/>. On each
+    /// one, records waiting in the producer's queue are failed at once (a retry of the batch brings them
+    /// back) rather than timing out after <c>message.timeout.ms</c> with no word of the cause.
+    /// </summary>
+    public KafkaClientFailure? CredentialFailure => _credentialFailure;
+
+    /// <summary>The broker acknowledged records again: an earlier credential failure is over.</summary>
+    public void ClearCredentialFailure() => _credentialFailure = null;
 
     /// <summary>The handle of <paramref name="topic"/>, made once per producer.</summary>
     /// <exception cref="ArgumentException">librdkafka does not accept the topic name.</exception>
@@ -148,6 +166,15 @@ internal sealed unsafe class NativeKafkaProducer : IDisposable
 
         _topics.Clear();
         LibRdKafka.Destroy(_handle);
+        FreeSelf();
+    }
+
+    private void FreeSelf()
+    {
+        if (_self.IsAllocated)
+        {
+            _self.Free();
+        }
     }
 
     private void Poll()
@@ -155,6 +182,28 @@ internal sealed unsafe class NativeKafkaProducer : IDisposable
         while (!_closing)
         {
             _ = LibRdKafka.Poll(_handle, 100);
+            if (_purgeRequested)
+            {
+                // Here rather than in the error callback that asked for it: not from inside librdkafka's own callback.
+                _purgeRequested = false;
+                _ = LibRdKafka.Purge(_handle, LibRdKafka.PurgeQueue);
+            }
+        }
+    }
+
+    private static NativeKafkaProducer? FromOpaque(nint opaque) =>
+        opaque == 0 ? null : GCHandle.FromIntPtr(opaque).Target as NativeKafkaProducer;
+
+    // Client-wide errors, on the poll thread. Only credential errors are kept: the others (a broker away,
+    // "all brokers are down") reach the sender through its records' delivery reports.
+    [UnmanagedCallersOnly]
+    private static void OnError(nint producer, int error, byte* reason, nint opaque)
+    {
+        var code = (Confluent.Kafka.ErrorCode)error;
+        if (KafkaClientError.IsCredentialError(code) && FromOpaque(opaque) is { } self)
+        {
+            self._credentialFailure = new KafkaClientFailure(code, Marshal.PtrToStringUTF8((nint)reason) ?? string.Empty);
+            self._purgeRequested = true;
         }
     }
 

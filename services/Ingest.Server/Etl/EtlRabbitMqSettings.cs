@@ -11,6 +11,9 @@ public sealed class EtlRabbitMqSettings
     /// <summary>amqp://user:password@host:port/vhost, or amqps:// for TLS.</summary>
     public string? Uri { get; set; }
 
+    /// <summary>TLS beyond the <c>amqps://</c> scheme: a private CA, the certificate's name.</summary>
+    public RabbitMqTlsSettings? Tls { get; set; }
+
     /// <summary>The exchange to publish to; the empty string is the default exchange (routing key = queue name).</summary>
     public string? Exchange { get; set; }
 
@@ -25,7 +28,7 @@ public sealed class EtlRabbitMqSettings
 
     internal void Validate(string path, List<string> errors)
     {
-        RabbitMqEndpoint.Validate(Uri, path, errors);
+        RabbitMqEndpoint.Validate(Uri, Tls, path, errors);
 
         if (Exchange is null)
         {

@@ -106,6 +106,7 @@ public sealed class EtlTaskDefinition
         RabbitMq = RabbitMq is null ? null : new EtlRabbitMqSettings
         {
             Uri = RabbitMq.Uri is null ? null : RabbitMqEndpoint.Redact(RabbitMq.Uri),
+            Tls = RabbitMq.Tls is null ? null : new RabbitMqTlsSettings { CaPath = RabbitMq.Tls.CaPath, ServerName = RabbitMq.Tls.ServerName },
             Exchange = RabbitMq.Exchange,
             RoutingKey = RabbitMq.RoutingKey,
             RoutingKeyPath = RabbitMq.RoutingKeyPath,

@@ -14,6 +14,7 @@ internal sealed unsafe class KafkaDeliveryTracker : IKafkaDeliveryReports
 {
     private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Action<KafkaDeliveryTracker> _finished;
+    private readonly Func<int, string>? _describe;
     private GCHandle _handle;
 
     // Reports still to come plus one hold for the sender, so the batch cannot complete while its records are being handed over.
@@ -23,8 +24,13 @@ internal sealed unsafe class KafkaDeliveryTracker : IKafkaDeliveryReports
     // The batch's values in native memory, which librdkafka reads in place until the last report.
     private byte* _values;
 
-    public KafkaDeliveryTracker(int count, nuint valueBytes, Action<KafkaDeliveryTracker> finished)
+    /// <param name="count">The batch's records.</param>
+    /// <param name="valueBytes">The bytes of their values.</param>
+    /// <param name="finished">Called once the last report is in.</param>
+    /// <param name="describe">The failure's text for the first report's error code (the producer may know its cause); null: librdkafka's text.</param>
+    public KafkaDeliveryTracker(int count, nuint valueBytes, Action<KafkaDeliveryTracker> finished, Func<int, string>? describe = null)
     {
+        _describe = describe;
         _outstanding = count + 1;
         _values = (byte*)NativeMemory.Alloc(Math.Max(valueBytes, 1));
         _finished = finished;
@@ -92,7 +98,7 @@ internal sealed unsafe class KafkaDeliveryTracker : IKafkaDeliveryReports
         if (_firstError != 0)
         {
             var error = new Error((ErrorCode)_firstError);
-            Fail(new EtlDeliveryException($"Kafka did not acknowledge every message: {error.Code}: {error.Reason}"));
+            Fail(new EtlDeliveryException(_describe?.Invoke(_firstError) ?? $"Kafka did not acknowledge every message: {error.Code}: {error.Reason}"));
         }
         else
         {

@@ -19,6 +19,8 @@ internal sealed class KafkaEtlDestination : IEtlDestination
     private readonly EtlKafkaHeaders _headers;
     private readonly KafkaRecordBuilder _record;
     private readonly HashSet<KafkaDeliveryTracker> _pending = [];
+    private readonly IReadOnlyDictionary<string, string> _settings;
+    private readonly Func<int, string> _describeFailure;
 
     public KafkaEtlDestination(EtlKafkaSettings options, string taskName, string instanceSource, ConfiguredSecrets secrets)
     {
@@ -39,6 +41,8 @@ internal sealed class KafkaEtlDestination : IEtlDestination
         config.EnableIdempotence = true;
 
         _topic = options.Topic!;
+        _settings = options.Settings;
+        _describeFailure = DescribeFailure;
         _producer = new NativeKafkaProducer(config, $"etl-{taskName}-kafka");
         try
         {
@@ -71,7 +75,7 @@ internal sealed class KafkaEtlDestination : IEtlDestination
             valueBytes += (nuint)messages[i].Body.Length;
         }
 
-        var tracker = new KafkaDeliveryTracker(messages.Count, valueBytes, Forget);
+        var tracker = new KafkaDeliveryTracker(messages.Count, valueBytes, Forget, _describeFailure);
         lock (_pending)
         {
             _pending.Add(tracker);
@@ -152,8 +156,24 @@ internal sealed class KafkaEtlDestination : IEtlDestination
         return _producer.Produce(_record, out error);
     }
 
+    /// <summary>A failed batch's text: the refused login or failed TLS handshake behind it when there is one, which the report's own code does not say.</summary>
+    private string DescribeFailure(int code)
+    {
+        var error = new Error((ErrorCode)code);
+        var reported = $"Kafka did not acknowledge every message: {error.Code}: {error.Reason}";
+        return _producer.CredentialFailure is { } cause
+            ? $"{KafkaClientError.Describe(cause.Code, cause.Reason, _settings)} (the batch was not delivered: {error.Code})"
+            : reported;
+    }
+
     private void Forget(KafkaDeliveryTracker tracker)
     {
+        // Once per batch, not per record: a batch acknowledged in full means the login and the handshake work again.
+        if (tracker.Acknowledged.IsCompletedSuccessfully && _producer.CredentialFailure is not null)
+        {
+            _producer.ClearCredentialFailure();
+        }
+
         lock (_pending)
         {
             _pending.Remove(tracker);

@@ -105,7 +105,7 @@ internal sealed class RabbitMqEtlDestination : IEtlDestination
 
         await CloseAsync().ConfigureAwait(false);
         // The task reconnects itself after a failed batch and sends the batch again.
-        var factory = RabbitMqEndpoint.CreateFactory(_secrets.ResolveUri(_options.Uri!), $"ingest-etl:{_taskName}", automaticRecovery: false);
+        var factory = RabbitMqEndpoint.CreateFactory(_secrets.ResolveUri(_options.Uri!), _options.Tls, $"ingest-etl:{_taskName}", automaticRecovery: false);
 
         try
         {
@@ -127,7 +127,7 @@ internal sealed class RabbitMqEtlDestination : IEtlDestination
         catch (BrokerUnreachableException ex)
         {
             await CloseAsync().ConfigureAwait(false);
-            throw new EtlDeliveryException($"RabbitMQ is unreachable: {ex.InnerException?.Message ?? ex.Message}", ex);
+            throw new EtlDeliveryException($"RabbitMQ connection failed: {RabbitMqEndpoint.DescribeFailure(ex, _options.Uri!, _options.Tls)}", ex);
         }
     }
 

@@ -8,6 +8,9 @@ public sealed class RabbitMqSourceOptions : SourceMappingOptions
     /// <summary>amqp://user:password@host:port/vhost, or amqps:// for TLS.</summary>
     public string? Uri { get; set; }
 
+    /// <summary>TLS beyond the <c>amqps://</c> scheme: a private CA, the certificate's name.</summary>
+    public RabbitMqTlsSettings? Tls { get; set; }
+
     public List<string> Queues { get; set; } = [];
 
     /// <summary>Unacknowledged messages the broker may send ahead; at least the batch size, so a batch can fill.</summary>
@@ -21,7 +24,7 @@ public sealed class RabbitMqSourceOptions : SourceMappingOptions
     internal override void Validate(string path, List<string> errors)
     {
         base.Validate(path, errors);
-        RabbitMqEndpoint.Validate(Uri, path, errors);
+        RabbitMqEndpoint.Validate(Uri, Tls, path, errors);
 
         RequireNames(Queues, path, nameof(Queues), errors);
         if (Prefetch == 0)

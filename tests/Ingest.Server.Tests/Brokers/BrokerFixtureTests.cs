@@ -26,6 +26,20 @@ public sealed class BrokerFixtureTests
     }
 
     [Fact]
+    public void Without_the_secure_listener_variables_the_tls_tests_fail_naming_each_and_how_to_start_them()
+    {
+        var error = Assert.Throws<BrokerUnavailableException>(() => SecureBrokers.From(v => v == SecureBrokers.ScramUserVariable ? "ingest" : null));
+
+        foreach (var variable in new[] { SecureBrokers.KafkaSaslSslVariable, SecureBrokers.KafkaSslVariable, SecureBrokers.ScramPasswordVariable, SecureBrokers.RabbitMqTlsVariable, SecureBrokers.CaVariable })
+        {
+            Assert.Contains(variable, error.Message, StringComparison.Ordinal);
+        }
+
+        Assert.DoesNotContain(SecureBrokers.ScramUserVariable, error.Message, StringComparison.Ordinal);
+        Assert.Contains("eval \"$(infra/scripts/brokers.sh up --secure)\"", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Without_a_variable_or_a_Docker_engine_the_RabbitMq_failure_says_how_to_provide_a_broker()
     {
         var fixture = new BrokerFixture(NoVariables, NoDockerEngine);

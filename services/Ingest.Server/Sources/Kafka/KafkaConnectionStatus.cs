@@ -12,6 +12,7 @@ namespace Ingest.Server.Sources.Kafka;
 internal sealed class KafkaConnectionStatus
 {
     private volatile string? _connectionError;
+    private volatile bool _credentialError;
     private volatile string? _consumeError;
     private volatile bool _contacted;
 
@@ -21,8 +22,19 @@ internal sealed class KafkaConnectionStatus
     /// <summary>The current problem; null when there is none.</summary>
     public string? Error => _connectionError ?? _consumeError;
 
-    /// <summary>The client reported an error (e.g. "2/2 brokers are down").</summary>
-    public void RecordClientError(string reason) => _connectionError = reason;
+    /// <summary>
+    /// The client reported an error (e.g. "2/2 brokers are down"). A <paramref name="credential"/> error
+    /// (refused login, untrusted certificate) is what the user must fix, so the "brokers are down" that
+    /// follows it does not replace it; a broker connection coming up clears both.
+    /// </summary>
+    public void RecordClientError(string reason, bool credential = false)
+    {
+        if (credential || !_credentialError || _connectionError is null)
+        {
+            _connectionError = reason;
+            _credentialError = credential;
+        }
+    }
 
     /// <summary>Polling or a callback failed.</summary>
     public void RecordConsumeError(string reason) => _consumeError = reason;
@@ -32,6 +44,7 @@ internal sealed class KafkaConnectionStatus
     {
         _contacted = true;
         _connectionError = null;
+        _credentialError = false;
         _consumeError = null;
     }
 
@@ -49,6 +62,7 @@ internal sealed class KafkaConnectionStatus
         if (up > 0)
         {
             _connectionError = null;
+            _credentialError = false;
         }
         else
         {

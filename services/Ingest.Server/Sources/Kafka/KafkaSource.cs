@@ -232,8 +232,9 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
     private void OnError(IConsumer<byte[]?, byte[]?> consumer, Error error)
     {
-        _connection.RecordClientError(error.Reason);
-        LogClientError(_logger, Name, error.Code, error.Reason, error.IsFatal);
+        var reason = KafkaClientError.Describe(error.Code, error.Reason, _options.Settings);
+        _connection.RecordClientError(reason, KafkaClientError.IsCredentialError(error.Code));
+        LogClientError(_logger, Name, error.Code, reason, error.IsFatal);
     }
 
     private void OnLog(IConsumer<byte[]?, byte[]?> consumer, LogMessage message)

@@ -9,7 +9,10 @@ namespace Ingest.Server.Sources.RabbitMq;
 /// since delivery tags of a lost channel are void: what it delivered and was not acknowledged is
 /// redelivered. Written by the connection loop and the client's event threads, read by status requests.
 /// </summary>
-internal sealed partial class RabbitMqConnectionState(string source, ILogger logger)
+/// <param name="source">The source's name.</param>
+/// <param name="logger">The source's logger.</param>
+/// <param name="describe">A connection failure in words (the source's <see cref="RabbitMqSession.Describe"/>).</param>
+internal sealed partial class RabbitMqConnectionState(string source, ILogger logger, Func<Exception, string>? describe = null)
 {
     private int _generation;
     private volatile bool _up;
@@ -68,7 +71,7 @@ internal sealed partial class RabbitMqConnectionState(string source, ILogger log
     public void OnRecoveryError(Exception exception)
     {
         _up = false;
-        _error = $"reconnecting failed: {RabbitMqSession.Describe(exception)}";
+        _error = $"reconnecting failed: {(describe is null ? exception.Message : describe(exception))}";
         LogRecoveryFailed(logger, source, _error);
     }
 

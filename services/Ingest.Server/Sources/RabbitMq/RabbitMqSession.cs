@@ -52,7 +52,7 @@ internal sealed partial class RabbitMqSession
         _time = time;
         _onDelivery = onDelivery;
         _logger = logger;
-        _state = new RabbitMqConnectionState(source, logger);
+        _state = new RabbitMqConnectionState(source, logger, Describe);
     }
 
     /// <summary>The current channel generation; items stamped with an older one are stale.</summary>
@@ -126,7 +126,7 @@ internal sealed partial class RabbitMqSession
     /// <summary>Connects, sets up the channel and consumers; returns a task that completes if the channel breaks for good.</summary>
     private async Task<Task> ConnectAsync(CancellationToken cancellationToken)
     {
-        var factory = RabbitMqEndpoint.CreateFactory(_options.Uri!, $"ingest:{_source}", automaticRecovery: true);
+        var factory = RabbitMqEndpoint.CreateFactory(_options.Uri!, _options.Tls, $"ingest:{_source}", automaticRecovery: true);
 
         var broken = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var connection = await factory.CreateConnectionAsync(cancellationToken).ConfigureAwait(false);
@@ -278,12 +278,8 @@ internal sealed partial class RabbitMqSession
         await channel.DisposeAsync().ConfigureAwait(false);
     }
 
-    internal static string Describe(Exception ex) => ex switch
-    {
-        BrokerUnreachableException { InnerException: { } inner } => $"broker unreachable: {inner.Message}",
-        OperationInterruptedException { ShutdownReason: { } reason } => $"{reason.ReplyCode} {reason.ReplyText}",
-        _ => ex.Message,
-    };
+    /// <summary>A connection failure as /health and the log show it (authentication and TLS failures name the setting to fix).</summary>
+    internal string Describe(Exception ex) => RabbitMqEndpoint.DescribeFailure(ex, _options.Uri!, _options.Tls);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Source '{Source}': consuming {Queues} queue(s) from {Uri} with prefetch {Prefetch} (channel generation {Generation})")]
     private static partial void LogConnected(ILogger logger, string source, string uri, int queues, ushort prefetch, int generation);
