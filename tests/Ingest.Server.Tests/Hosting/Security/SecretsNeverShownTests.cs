@@ -32,6 +32,7 @@ public sealed class SecretsNeverShownTests(BrokerFixture brokers)
     [Fact]
     public async Task No_secret_appears_in_logs_spans_metrics_stats_health_errors_or_backups()
     {
+        var secure = SecureBrokers.FromEnvironment();
         var kafka = await brokers.GetKafkaAsync();
         var rabbit = await brokers.GetRabbitMqAsync();
         var topic = KafkaTestKit.NewName("secrets");
@@ -50,21 +51,29 @@ public sealed class SecretsNeverShownTests(BrokerFixture brokers)
         var rabbitWithWrongPassword = new UriBuilder(rabbit.Uri) { Password = RabbitPassword }.Uri.ToString();
         await using (var server = await ApiTestServer.StartAsync(
             logs,
-            "--Logging:LogLevel:Default=Trace",
-            "--Ingest:ApiKeys:0:Name=ops", "--Ingest:ApiKeys:0:Scopes:0=admin", $"--Ingest:ApiKeys:0:Key={AdminKey}",
-            "--Ingest:ApiKeys:1:Name=grafana", "--Ingest:ApiKeys:1:Scopes:0=read", $"--Ingest:ApiKeys:1:KeyHash={ApiKeyHash.Format(ReadKey)}",
-            $"--Ingest:Secrets:etl={EtlPassword}",
-            // A Kafka source that offers SCRAM to a broker that speaks none, and a RabbitMQ source with a wrong password: both fail to connect.
-            "--Ingest:Sources:Kafka:0:Name=sasl",
-            $"--Ingest:Sources:Kafka:0:BootstrapServers={kafka.BootstrapServers}",
-            $"--Ingest:Sources:Kafka:0:Topics:0={topic}",
-            "--Ingest:Sources:Kafka:0:Settings:security.protocol=SASL_PLAINTEXT",
-            "--Ingest:Sources:Kafka:0:Settings:sasl.mechanism=SCRAM-SHA-256",
-            "--Ingest:Sources:Kafka:0:Settings:sasl.username=ingest",
-            $"--Ingest:Sources:Kafka:0:Settings:sasl.password={KafkaPassword}",
-            "--Ingest:Sources:RabbitMq:0:Name=wrong-password",
-            $"--Ingest:Sources:RabbitMq:0:Uri={rabbitWithWrongPassword}",
-            "--Ingest:Sources:RabbitMq:0:Queues:0=secrets-test"))
+            [
+                "--Logging:LogLevel:Default=Trace",
+                "--Ingest:ApiKeys:0:Name=ops", "--Ingest:ApiKeys:0:Scopes:0=admin", $"--Ingest:ApiKeys:0:Key={AdminKey}",
+                "--Ingest:ApiKeys:1:Name=grafana", "--Ingest:ApiKeys:1:Scopes:0=read", $"--Ingest:ApiKeys:1:KeyHash={ApiKeyHash.Format(ReadKey)}",
+                $"--Ingest:Secrets:etl={EtlPassword}",
+                // A Kafka source that offers SCRAM to a broker that speaks none, and a RabbitMQ source with a wrong password: both fail to connect.
+                "--Ingest:Sources:Kafka:0:Name=sasl",
+                $"--Ingest:Sources:Kafka:0:BootstrapServers={kafka.BootstrapServers}",
+                $"--Ingest:Sources:Kafka:0:Topics:0={topic}",
+                "--Ingest:Sources:Kafka:0:Settings:security.protocol=SASL_PLAINTEXT",
+                "--Ingest:Sources:Kafka:0:Settings:sasl.mechanism=SCRAM-SHA-256",
+                "--Ingest:Sources:Kafka:0:Settings:sasl.username=ingest",
+                $"--Ingest:Sources:Kafka:0:Settings:sasl.password={KafkaPassword}",
+                // And the same through the secure listener with the real SCRAM password, which works.
+                "--Ingest:Sources:Kafka:1:Name=sasl-ssl",
+                $"--Ingest:Sources:Kafka:1:BootstrapServers={secure.KafkaSaslSsl}",
+                $"--Ingest:Sources:Kafka:1:Topics:0={topic}",
+                .. secure.KafkaSaslSettings().Select(static s => $"--Ingest:Sources:Kafka:1:Settings:{s.Key}={s.Value}"),
+                $"--Ingest:Secrets:scram={secure.ScramPassword}",
+                "--Ingest:Sources:RabbitMq:0:Name=wrong-password",
+                $"--Ingest:Sources:RabbitMq:0:Uri={rabbitWithWrongPassword}",
+                "--Ingest:Sources:RabbitMq:0:Queues:0=secrets-test",
+            ]))
         {
             var client = server.Client;
             async Task<string> SendAsync(HttpMethod method, string path, string? key, string? body = null)
@@ -98,6 +107,10 @@ public sealed class SecretsNeverShownTests(BrokerFixture brokers)
             await SendAsync(HttpMethod.Put, "/etl/literal", AdminKey, $$$$"""{"collections":["Orders"],"kafka":{"bootstrapServers":"{{{{kafka.BootstrapServers}}}}","topic":"{{{{topic}}}}","settings":{"security.protocol":"SASL_PLAINTEXT","sasl.mechanism":"SCRAM-SHA-256","sasl.username":"etl","sasl.password":"{{{{EtlPassword}}}}"}}}""");
             await SendAsync(HttpMethod.Put, "/etl/by-reference", AdminKey, $$$$"""{"collections":["Orders"],"kafka":{"bootstrapServers":"{{{{kafka.BootstrapServers}}}}","topic":"{{{{topic}}}}","settings":{"security.protocol":"SASL_PLAINTEXT","sasl.mechanism":"SCRAM-SHA-256","sasl.username":"etl","sasl.password":"secret:etl","message.timeout.ms":"3000"}}}""");
 
+            var saslSettings = string.Join(',', secure.KafkaSaslSettings("secret:scram").Select(static s => $"\"{s.Key}\":\"{s.Value.Replace("\\", "\\\\", StringComparison.Ordinal)}\""));
+            var saslTask = "{\"collections\":[\"Orders\"],\"kafka\":{\"bootstrapServers\":\"" + secure.KafkaSaslSsl + "\",\"topic\":\"" + topic + "\",\"settings\":{" + saslSettings + "}}}";
+            await SendAsync(HttpMethod.Put, "/etl/sasl-ssl", AdminKey, saslTask);
+
             // Let the sources and the task fail a few times, then read every view.
             var deadline = DateTime.UtcNow.AddSeconds(30);
             while (DateTime.UtcNow < deadline && !(await SendAsync(HttpMethod.Get, "/etl/by-reference", ReadKey)).Contains("\"lastError\":\"", StringComparison.Ordinal))
@@ -105,6 +118,14 @@ public sealed class SecretsNeverShownTests(BrokerFixture brokers)
                 await Task.Delay(500);
             }
 
+            // The task through SASL_SSL with the referenced password delivers the document.
+            deadline = DateTime.UtcNow.AddSeconds(30);
+            while (DateTime.UtcNow < deadline && !(await SendAsync(HttpMethod.Get, "/etl/sasl-ssl", ReadKey)).Contains("\"messagesSent\":1", StringComparison.Ordinal))
+            {
+                await Task.Delay(500);
+            }
+
+            Assert.Contains("\"messagesSent\":1", await SendAsync(HttpMethod.Get, "/etl/sasl-ssl", ReadKey), StringComparison.Ordinal);
             await Task.Delay(2_000);
             await SendAsync(HttpMethod.Get, "/health", ReadKey);
             await SendAsync(HttpMethod.Get, "/stats", ReadKey);
@@ -123,7 +144,7 @@ public sealed class SecretsNeverShownTests(BrokerFixture brokers)
         ActivitySource.AddActivityListener(new ActivityListener { ShouldListenTo = static _ => false });
         var everything = new StringBuilder(seen.ToString()).AppendLine(logs.Dump()).AppendJoin('\n', spans).ToString();
         var leaks = new List<string>();
-        foreach (var secret in Secrets)
+        foreach (var secret in Secrets.Append(secure.ScramPassword))
         {
             var at = everything.IndexOf(secret, StringComparison.Ordinal);
             if (at >= 0)
