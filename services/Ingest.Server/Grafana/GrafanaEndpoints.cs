@@ -20,6 +20,7 @@ public static class GrafanaEndpoints
         services.AddSingleton<GrafanaFieldCatalog>();
         services.AddSingleton<GrafanaTargetResolver>();
         services.AddSingleton<GrafanaDataSource>();
+        services.AddHttpContextAccessor();
         return services;
     }
 
