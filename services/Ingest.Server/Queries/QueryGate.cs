@@ -33,6 +33,9 @@ internal sealed class QueryGate : IDisposable
     /// <summary>Queries running now (for tests and stats).</summary>
     public int Running => _options.EffectiveMaxConcurrent - (int)(_limiter.GetStatistics()?.CurrentAvailablePermits ?? 0);
 
+    /// <summary>Queries waiting for a turn now.</summary>
+    public int Queued => (int)(_limiter.GetStatistics()?.CurrentQueuedCount ?? 0);
+
     /// <summary>
     /// Waits for a turn. <paramref name="requested"/> is the request's <c>timeout</c>: it may shorten the budget, never
     /// lengthen it past <see cref="QueryLimitOptions.Timeout"/>.

@@ -23,10 +23,24 @@ internal sealed class RunningServer : IAsyncDisposable
     /// <summary>The server's services, for tests that set up or inspect state directly (the document store).</summary>
     public IServiceProvider Services => _app.Services;
 
-    public static async Task<RunningServer> StartAsync(string dataDirectory, params string[] extraArguments)
+    public static Task<RunningServer> StartAsync(string dataDirectory, params string[] extraArguments) =>
+        StartAsync(dataDirectory, static _ => { }, extraArguments);
+
+    /// <summary>As above, with <paramref name="configure"/> given the built application before it starts (a test's own middleware).</summary>
+    public static async Task<RunningServer> StartAsync(string dataDirectory, Action<WebApplication> configure, params string[] extraArguments)
     {
         string[] arguments = ["--urls", "http://127.0.0.1:0", $"--Ingest:DataDirectory={dataDirectory}", .. extraArguments];
         var app = IngestHost.Build(arguments);
+        try
+        {
+            configure(app);
+        }
+        catch
+        {
+            await app.DisposeAsync();
+            throw;
+        }
+
         try
         {
             await IngestHost.StartAsync(app);
