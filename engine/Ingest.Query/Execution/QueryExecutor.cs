@@ -88,6 +88,7 @@ public sealed partial class QueryExecutor
     public QueryResults Run(PreparedQuery prepared, IndexReader? reader, CancellationToken ct)
     {
         ArgumentNullException.ThrowIfNull(prepared);
+        ct.ThrowIfCancellationRequested(); // a budget spent choosing or waiting: the filter would not look before its first list
         if (prepared.IsCollectionScan)
         {
             return RunCollectionScan(prepared, ct);
