@@ -33,6 +33,8 @@ public sealed class QueryEngine : IAsyncDisposable
     /// <summary>The data directory's folder of the automatic indexes' last-used times.</summary>
     public const string QueriesFolder = "queries";
 
+    private static readonly QueryOptions Defaults = new();
+
     private readonly DocumentStore _store;
     private readonly string _indexesDirectory;
     private readonly string _queriesDirectory;
@@ -111,32 +113,56 @@ public sealed class QueryEngine : IAsyncDisposable
         Volatile.Write(ref _chooser, chooser);
     }
 
-    /// <summary>Starts <paramref name="text"/>: the match set is computed when this returns, rows as they are written. Dispose the result.</summary>
-    public Task<RunningQuery> StartAsync(string text, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale = null, string? continuation = null, CancellationToken ct = default) =>
-        StartCoreAsync(QueryParser.Parse(text), text, parameters, waitForNonStale, continuation, ct);
+    /// <summary>
+    /// Starts <paramref name="text"/>: the match set is computed when this returns, rows as they are written (pass
+    /// <see cref="QueryOptions.Budget"/>'s token to the writing too). Dispose the result.
+    /// </summary>
+    /// <exception cref="QueryException">A mistake in the query, with its position.</exception>
+    /// <exception cref="QueryUnavailableException">The index cannot answer now.</exception>
+    /// <exception cref="QueryTimeoutException">The query's budget ran out.</exception>
+    /// <exception cref="AutoIndexDeniedException">It needs a new automatic index and may not make one.</exception>
+    [SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters", Justification = "The pair differs in its first parameter (text or a parsed query), never ambiguous, as the pair before QueryOptions was.")]
+    public Task<RunningQuery> StartAsync(string text, IReadOnlyDictionary<string, JsonElement> parameters, QueryOptions? options = null, CancellationToken ct = default) =>
+        StartCoreAsync(QueryParser.Parse(text), text, parameters, options ?? Defaults, ct);
 
     /// <summary>
     /// Starts a query already parsed, for callers that add conditions to what a user wrote (Grafana's ad hoc filters)
     /// and want errors to point at the user's text.
     /// </summary>
-    public Task<RunningQuery> StartAsync(ParsedQuery query, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale = null, string? continuation = null, CancellationToken ct = default)
+    [SuppressMessage("ApiDesign", "RS0026:Do not add multiple public overloads with optional parameters", Justification = "The pair differs in its first parameter (text or a parsed query), never ambiguous, as the pair before QueryOptions was.")]
+    public Task<RunningQuery> StartAsync(ParsedQuery query, IReadOnlyDictionary<string, JsonElement> parameters, QueryOptions? options = null, CancellationToken ct = default)
     {
         ArgumentNullException.ThrowIfNull(query);
-        return StartCoreAsync(query, null, parameters, waitForNonStale, continuation, ct);
+        return StartCoreAsync(query, null, parameters, options ?? Defaults, ct);
     }
 
     /// <summary><paramref name="text"/> is what the user wrote, for the span; null when the query was built, then it is formatted.</summary>
-    private async Task<RunningQuery> StartCoreAsync(ParsedQuery query, string? text, IReadOnlyDictionary<string, JsonElement> parameters, TimeSpan? waitForNonStale, string? continuation, CancellationToken ct)
+    private async Task<RunningQuery> StartCoreAsync(ParsedQuery query, string? text, IReadOnlyDictionary<string, JsonElement> parameters, QueryOptions options, CancellationToken ct)
+    {
+        var budget = options.Budget;
+        ct = budget?.Token ?? ct;
+        try
+        {
+            return await StartWithinBudgetAsync(query, text, parameters, options, ct).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (budget is { IsExpired: true })
+        {
+            throw budget.Expired();
+        }
+    }
+
+    private async Task<RunningQuery> StartWithinBudgetAsync(ParsedQuery query, string? text, IReadOnlyDictionary<string, JsonElement> parameters, QueryOptions options, CancellationToken ct)
     {
         var started = Stopwatch.GetTimestamp();
         using var activity = QueryTracing.Start(text, query);
         var bound = new QueryParameters(parameters);
+        var continuation = options.Continuation;
 
         // A second attempt covers an index deleted or rebuilt between the choice and the read (an idle automatic index
         // swept, a definition swapped in).
         for (var attempt = 0; ; attempt++)
         {
-            var source = await ChooseAsync(query, bound, ct).ConfigureAwait(false);
+            var source = await ChooseAsync(query, bound, options.MayCreateAutoIndexes, ct).ConfigureAwait(false);
             QueryTracing.SetIndex(activity, source.Name, source.IsAutomatic);
             if (source.Name is null)
             {
@@ -157,9 +183,19 @@ public sealed class QueryEngine : IAsyncDisposable
 
             ThrowIfErrored(status);
             var etagAtStart = status.CollectionsLastEtag;
-            if (waitForNonStale is { } timeout)
+            if (options.WaitForNonStale is { } timeout)
             {
-                await WaitForIndexAsync(status, etagAtStart, timeout, ct).ConfigureAwait(false);
+                // Waiting costs no work: it has its own bound (the timeout), so the budget's clock stops meanwhile.
+                options.Budget?.Pause();
+                try
+                {
+                    await WaitForIndexAsync(status, etagAtStart, timeout, ct).ConfigureAwait(false);
+                }
+                finally
+                {
+                    options.Budget?.Resume();
+                }
+
                 status = Indexes.GetStatus(source.Name) ?? throw NoSuchIndex(query, source.Name);
             }
 
@@ -192,11 +228,25 @@ public sealed class QueryEngine : IAsyncDisposable
     }
 
     /// <summary>The plan of <paramref name="text"/> against the index that would answer it (made if need be, as a query would).</summary>
-    public async Task<(string IndexName, QueryPlan Plan)> ExplainAsync(string text, IReadOnlyDictionary<string, JsonElement> parameters, CancellationToken ct = default)
+    public async Task<(string IndexName, QueryPlan Plan)> ExplainAsync(string text, IReadOnlyDictionary<string, JsonElement> parameters, QueryOptions? options = null, CancellationToken ct = default)
+    {
+        options ??= Defaults;
+        var budget = options.Budget;
+        try
+        {
+            return await ExplainWithinBudgetAsync(text, parameters, options.MayCreateAutoIndexes, budget?.Token ?? ct).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (budget is { IsExpired: true })
+        {
+            throw budget.Expired();
+        }
+    }
+
+    private async Task<(string IndexName, QueryPlan Plan)> ExplainWithinBudgetAsync(string text, IReadOnlyDictionary<string, JsonElement> parameters, bool mayCreate, CancellationToken ct)
     {
         var query = QueryParser.Parse(text);
         var bound = new QueryParameters(parameters);
-        var source = await ChooseAsync(query, bound, ct).ConfigureAwait(false);
+        var source = await ChooseAsync(query, bound, mayCreate, ct).ConfigureAwait(false);
         if (source.Name is null)
         {
             var scan = _executor.Prepare(query, null, bound, null);
@@ -207,7 +257,7 @@ public sealed class QueryEngine : IAsyncDisposable
         ThrowIfErrored(status);
         var prepared = _executor.Prepare(query, status.Definition, bound, null);
         using var reader = Indexes.BeginRead(source.Name);
-        return (source.Name, _executor.Explain(prepared, reader is not null && ReadsDefinition(source.Name, status.Definition) ? reader : null));
+        return (source.Name, _executor.Explain(prepared, reader is not null && ReadsDefinition(source.Name, status.Definition) ? reader : null, ct));
     }
 
     private RunningQuery Started(RunningQuery execution)
@@ -230,7 +280,7 @@ public sealed class QueryEngine : IAsyncDisposable
     }
 
     /// <summary>The index to read: named, chosen for the fields, or none (Name null) for a collection scan.</summary>
-    private async Task<(string? Name, bool IsAutomatic, bool Created)> ChooseAsync(ParsedQuery query, QueryParameters parameters, CancellationToken ct)
+    private async Task<(string? Name, bool IsAutomatic, bool Created)> ChooseAsync(ParsedQuery query, QueryParameters parameters, bool mayCreate, CancellationToken ct)
     {
         if (query.Source.Kind == QuerySourceKind.Index)
         {
@@ -245,7 +295,7 @@ public sealed class QueryEngine : IAsyncDisposable
             return (null, false, false);
         }
 
-        var chosen = await AutoIndexes.ChooseAsync(query.Source.Name, needs, definition => _executor.Prepare(query, definition, parameters, null), ct).ConfigureAwait(false);
+        var chosen = await AutoIndexes.ChooseAsync(query.Source.Name, needs, definition => _executor.Prepare(query, definition, parameters, null), mayCreate, ct).ConfigureAwait(false);
         return (chosen.Name, chosen.IsAutomatic, chosen.Created);
     }
 

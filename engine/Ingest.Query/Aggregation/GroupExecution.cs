@@ -256,9 +256,13 @@ internal sealed class GroupExecution : IDisposable
         Span<int> start = stackalloc int[keyCount];
         Span<int> choices = stackalloc int[keyCount];
         Span<int> choice = stackalloc int[keyCount];
+
+        // Counts matches and the combinations of multi-valued keys alike: one match with several arrays can have
+        // millions of combinations (a cross of its values), so the token is looked at inside that loop too.
+        var steps = 0;
         for (var p = 0; p < slots.Length; p++)
         {
-            if ((p & 0xFFFF) == 0)
+            if ((++steps & Execution.CancellationCheck.Mask) == 0)
             {
                 cancellationToken.ThrowIfCancellationRequested();
             }
@@ -306,6 +310,11 @@ internal sealed class GroupExecution : IDisposable
             choice.Clear();
             while (true)
             {
+                if ((++steps & Execution.CancellationCheck.Mask) == 0)
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                }
+
                 var next = keyCount - 1;
                 while (next >= 0 && ++choice[next] == choices[next])
                 {

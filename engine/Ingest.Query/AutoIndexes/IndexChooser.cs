@@ -90,9 +90,14 @@ public sealed partial class IndexChooser : IAsyncDisposable
     /// Called with the definition of an automatic index about to be made: a query that does not bind against it throws
     /// (its <see cref="QueryException"/> passes through) and nothing is made, so a bad query cannot shape an index.
     /// </param>
-    /// <param name="ct">Cancels the wait for the creation gate.</param>
+    /// <param name="mayCreate">False: an index that would have to be made or widened is not; the call fails instead.</param>
+    /// <param name="ct">
+    /// Cancels the wait for the creation gate. Once an index is being
+    /// put in the catalog it is not cancelled: a creation completes or never starts, so no half-made index is left.
+    /// </param>
     /// <exception cref="QueryException">An automatic index of the collection has a needed field with a type the query cannot use.</exception>
-    public async Task<AnsweringIndex> ChooseAsync(string collection, IReadOnlyList<IndexFieldNeed> fields, Action<IndexDefinition>? check = null, CancellationToken ct = default)
+    /// <exception cref="AutoIndexDeniedException"><paramref name="mayCreate"/> is false and no index has the fields.</exception>
+    public async Task<AnsweringIndex> ChooseAsync(string collection, IReadOnlyList<IndexFieldNeed> fields, Action<IndexDefinition>? check = null, bool mayCreate = true, CancellationToken ct = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(collection);
         ArgumentNullException.ThrowIfNull(fields);
@@ -112,7 +117,7 @@ public sealed partial class IndexChooser : IAsyncDisposable
             }
 
             ThrowOnTypeConflict(statuses, collection, fields);
-            return Used(await CreateAsync(statuses, collection, fields, check, ct).ConfigureAwait(false));
+            return Used(await CreateAsync(statuses, collection, fields, check, mayCreate, ct).ConfigureAwait(false));
         }
         finally
         {
@@ -367,9 +372,10 @@ public sealed partial class IndexChooser : IAsyncDisposable
     }
 
     /// <summary>Under the gate: an automatic index over the collection's automatic fields and the query's new ones.</summary>
-    private async Task<AnsweringIndex> CreateAsync(IReadOnlyList<IndexStatus> statuses, string collection, IReadOnlyList<IndexFieldNeed> fields, Action<IndexDefinition>? check, CancellationToken ct)
+    private async Task<AnsweringIndex> CreateAsync(IReadOnlyList<IndexStatus> statuses, string collection, IReadOnlyList<IndexFieldNeed> fields, Action<IndexDefinition>? check, bool mayCreate, CancellationToken ct)
     {
         var union = new List<IndexFieldDefinition>();
+        var widened = new List<string>();
         foreach (var status in statuses)
         {
             var definition = status.Definition;
@@ -378,6 +384,7 @@ public sealed partial class IndexChooser : IAsyncDisposable
                 continue;
             }
 
+            widened.Add(definition.Name);
             foreach (var field in definition.Fields)
             {
                 if (!union.Any(f => string.Equals(f.Name, field.Name, StringComparison.OrdinalIgnoreCase)))
@@ -416,6 +423,12 @@ public sealed partial class IndexChooser : IAsyncDisposable
 
         var created = new IndexDefinition(name, [collection], sorted);
         check?.Invoke(created);
+        if (!mayCreate)
+        {
+            throw new AutoIndexDeniedException(collection, name, paths, widened.Count == 0 ? null : string.Join(", ", widened));
+        }
+
+        ct.ThrowIfCancellationRequested();
         long collectionEtag = CollectionLastEtag(collection);
         var outcome = await _indexes.PutAsync(created, ct).ConfigureAwait(false);
         LogCreated(_logger, name, string.Join(", ", sorted.Select(f => $"{f.Name} ({IndexFieldTypeNames.ToWire(f.Type)})")), outcome);

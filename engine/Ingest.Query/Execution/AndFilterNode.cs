@@ -35,6 +35,7 @@ internal sealed class AndFilterNode(IReadOnlyList<FilterNode> positives, IReadOn
                 result.AddRange(lists[0]);
                 for (var i = 1; i < lists.Length && result.Count > 0; i++)
                 {
+                    ct.ThrowIfCancellationRequested();
                     EntrySets.Intersect(System.Runtime.InteropServices.CollectionsMarshal.AsSpan(result), System.Runtime.InteropServices.CollectionsMarshal.AsSpan(lists[i]), work);
                     Swap(result, work);
                 }
@@ -72,12 +73,12 @@ internal sealed class AndFilterNode(IReadOnlyList<FilterNode> positives, IReadOn
         }
     }
 
-    public override QueryPlanStep Describe(IndexReader? reader)
+    public override QueryPlanStep Describe(IndexReader? reader, CancellationToken ct)
     {
         var inputs = new List<QueryPlanStep>();
         foreach (var positive in positives)
         {
-            inputs.Add(positive.Describe(reader));
+            inputs.Add(positive.Describe(reader, ct));
         }
 
         if (reader != null)
@@ -90,16 +91,16 @@ internal sealed class AndFilterNode(IReadOnlyList<FilterNode> positives, IReadOn
             : positives.Count == 1 ? inputs[0] : new QueryPlanStep("intersect", "smallest first; galloping when sizes differ 32x or more", null, inputs);
         if (negatives.Count == 0)
         {
-            return intersect with { Entries = SizeIn(reader) };
+            return intersect with { Entries = SizeIn(reader, ct) };
         }
 
         var steps = new List<QueryPlanStep> { intersect };
         foreach (var negative in negatives)
         {
-            steps.Add(negative.Describe(reader));
+            steps.Add(negative.Describe(reader, ct));
         }
 
-        return new QueryPlanStep("difference", "the first input minus the others (not)", SizeIn(reader), steps);
+        return new QueryPlanStep("difference", "the first input minus the others (not)", SizeIn(reader, ct), steps);
     }
 
     /// <summary>Moves <paramref name="from"/>'s contents into <paramref name="into"/> without copying element by element twice.</summary>

@@ -60,7 +60,7 @@ internal static class EntrySets
     }
 
     /// <summary>The union of <paramref name="inputs"/> (each ascending and distinct) into <paramref name="output"/>.</summary>
-    public static void Union(IReadOnlyList<List<long>> inputs, List<long> output)
+    public static void Union(IReadOnlyList<List<long>> inputs, List<long> output, CancellationToken ct)
     {
         var total = 0L;
         foreach (var input in inputs)
@@ -86,7 +86,7 @@ internal static class EntrySets
         }
         else
         {
-            n = UnionMany(inputs, o);
+            n = UnionMany(inputs, o, ct);
         }
 
         CollectionsMarshal.SetCount(output, n);
@@ -180,7 +180,7 @@ internal static class EntrySets
     }
 
     /// <summary>A k-way merge: a binary min-heap of the inputs' heads (pooled arrays), dropping repeats as they surface.</summary>
-    private static int UnionMany(IReadOnlyList<List<long>> inputs, Span<long> o)
+    private static int UnionMany(IReadOnlyList<List<long>> inputs, Span<long> o, CancellationToken ct)
     {
         var k = inputs.Count;
         var heap = ArrayPool<int>.Shared.Rent(k);
@@ -203,8 +203,14 @@ internal static class EntrySets
             }
 
             var n = 0;
+            var taken = 0;
             while (size > 0)
             {
+                if ((++taken & CancellationCheck.Mask) == 0)
+                {
+                    ct.ThrowIfCancellationRequested();
+                }
+
                 var top = heap[0];
                 var value = inputs[top][positions[top]];
                 if (n == 0 || o[n - 1] != value)

@@ -8,10 +8,10 @@ internal abstract class FilterNode
     /// <summary>Appends the matches to <paramref name="result"/>, which is empty.</summary>
     public abstract void Evaluate(IndexReader reader, List<long> result, CancellationToken ct);
 
-    /// <summary>The step for explain; with a reader, its size there.</summary>
-    public abstract QueryPlanStep Describe(IndexReader? reader);
+    /// <summary>The step for explain; with a reader, its size there (computed, observing <paramref name="ct"/>).</summary>
+    public abstract QueryPlanStep Describe(IndexReader? reader, CancellationToken ct);
 
-    protected long? SizeIn(IndexReader? reader)
+    protected long? SizeIn(IndexReader? reader, CancellationToken ct)
     {
         if (reader == null)
         {
@@ -21,7 +21,7 @@ internal abstract class FilterNode
         var list = EntryListPool.Rent();
         try
         {
-            Evaluate(reader, list, CancellationToken.None);
+            Evaluate(reader, list, ct);
             return list.Count;
         }
         finally

@@ -43,7 +43,7 @@ internal sealed class LeafFilter(LeafKind kind, int fieldOrdinal, string detail)
                 reader.Lookup(fieldOrdinal, Terms[0], result);
                 break;
             case LeafKind.Lookup:
-                LookupMany(reader, result);
+                LookupMany(reader, result, ct);
                 break;
             case LeafKind.Range when To == null:
                 reader.RangeFrom(fieldOrdinal, From, result);
@@ -66,6 +66,7 @@ internal sealed class LeafFilter(LeafKind kind, int fieldOrdinal, string detail)
             case LeafKind.Ids:
                 foreach (var id in Ids)
                 {
+                    ct.ThrowIfCancellationRequested();
                     if (id.Length > 0 && reader.TryGetEntry(id, out var entry))
                     {
                         result.Add(entry);
@@ -80,21 +81,23 @@ internal sealed class LeafFilter(LeafKind kind, int fieldOrdinal, string detail)
         }
     }
 
-    public override QueryPlanStep Describe(IndexReader? reader) =>
-        new(kind.ToString().ToLowerInvariant() switch { "idprefix" => "id-prefix", "all" => "all-entries", var k => k }, detail, SizeIn(reader), []);
+    public override QueryPlanStep Describe(IndexReader? reader, CancellationToken ct) =>
+        new(kind.ToString().ToLowerInvariant() switch { "idprefix" => "id-prefix", "all" => "all-entries", var k => k }, detail, SizeIn(reader, ct), []);
 
-    private void LookupMany(IndexReader reader, List<long> result)
+    /// <summary>One posting list per term (an <c>in</c> or <c>search</c> of many): the token is looked at between them.</summary>
+    private void LookupMany(IndexReader reader, List<long> result, CancellationToken ct)
     {
         var lists = new List<long>[Terms.Count];
         try
         {
             for (var i = 0; i < lists.Length; i++)
             {
+                ct.ThrowIfCancellationRequested();
                 lists[i] = EntryListPool.Rent();
                 reader.Lookup(fieldOrdinal, Terms[i], lists[i]);
             }
 
-            EntrySets.Union(lists, result);
+            EntrySets.Union(lists, result, ct);
         }
         finally
         {

@@ -17,7 +17,7 @@ internal sealed class OrFilterNode(IReadOnlyList<FilterNode> operands) : FilterN
                 operands[i].Evaluate(reader, lists[i], ct);
             }
 
-            EntrySets.Union(lists, result);
+            EntrySets.Union(lists, result, ct);
         }
         finally
         {
@@ -28,14 +28,14 @@ internal sealed class OrFilterNode(IReadOnlyList<FilterNode> operands) : FilterN
         }
     }
 
-    public override QueryPlanStep Describe(IndexReader? reader)
+    public override QueryPlanStep Describe(IndexReader? reader, CancellationToken ct)
     {
         var inputs = new List<QueryPlanStep>();
         foreach (var operand in operands)
         {
-            inputs.Add(operand.Describe(reader));
+            inputs.Add(operand.Describe(reader, ct));
         }
 
-        return new QueryPlanStep("union", "k-way merge", SizeIn(reader), inputs);
+        return new QueryPlanStep("union", "k-way merge", SizeIn(reader, ct), inputs);
     }
 }

@@ -88,9 +88,10 @@ public sealed partial class QueryExecutor
     public QueryResults Run(PreparedQuery prepared, IndexReader? reader, CancellationToken ct)
     {
         ArgumentNullException.ThrowIfNull(prepared);
+        ct.ThrowIfCancellationRequested(); // a budget spent choosing or waiting: the filter would not look before its first list
         if (prepared.IsCollectionScan)
         {
-            return RunCollectionScan(prepared);
+            return RunCollectionScan(prepared, ct);
         }
 
         ArgumentNullException.ThrowIfNull(reader);
@@ -119,7 +120,7 @@ public sealed partial class QueryExecutor
                 var resumeKeys = prepared.Resume?.Keys;
                 for (var i = 0; i < keys.Length; i++)
                 {
-                    keys[i] = new SortKeySource(prepared.Order[i], reader, resumeKeys?[i]);
+                    keys[i] = new SortKeySource(prepared.Order[i], reader, resumeKeys?[i], ct);
                 }
 
                 long? after = prepared.Resume?.Last;
@@ -131,12 +132,12 @@ public sealed partial class QueryExecutor
                 {
                     var page = prepared.Limit is { } limit ? (long)(prepared.Resume == null ? prepared.Offset : 0) + limit : matches.Count;
                     var first = (int)Math.Min(matches.Count, page + 1);
-                    candidates = new SortedCandidates(matches, keys, after, Math.Max(1, first), Math.Max(MinNextBatch, prepared.Limit ?? 0));
+                    candidates = new SortedCandidates(matches, keys, after, Math.Max(1, first), Math.Max(MinNextBatch, prepared.Limit ?? 0), ct);
                 }
             }
 
             documents = _store.BeginRead();
-            return new QueryResults(this, prepared, reader, documents, matches, candidates, keys, matches.Count);
+            return new QueryResults(this, prepared, reader, documents, matches, candidates, keys, matches.Count, ct);
         }
         catch
         {
@@ -152,8 +153,8 @@ public sealed partial class QueryExecutor
         }
     }
 
-    /// <summary>The plan of a prepared query; with a reader, each step's size there (explain evaluates every step).</summary>
-    public QueryPlan Explain(PreparedQuery prepared, IndexReader? reader = null)
+    /// <summary>The plan of a prepared query; with a reader, each step's size there (explain evaluates every step, observing <paramref name="ct"/>).</summary>
+    public QueryPlan Explain(PreparedQuery prepared, IndexReader? reader = null, CancellationToken ct = default)
     {
         ArgumentNullException.ThrowIfNull(prepared);
         var steps = new List<QueryPlanStep>();
@@ -163,7 +164,7 @@ public sealed partial class QueryExecutor
         }
         else
         {
-            steps.Add(prepared.Filter?.Describe(reader) ?? new QueryPlanStep("all-entries", "every entry of the index", reader?.EntryCount, []));
+            steps.Add(prepared.Filter?.Describe(reader, ct) ?? new QueryPlanStep("all-entries", "every entry of the index", reader?.EntryCount, []));
         }
 
         if (prepared.Aggregation != null)
@@ -425,7 +426,7 @@ public sealed partial class QueryExecutor
         _ => "id order",
     };
 
-    private QueryResults RunCollectionScan(PreparedQuery prepared)
+    private QueryResults RunCollectionScan(PreparedQuery prepared, CancellationToken ct)
     {
         var documents = _store.BeginRead();
         try
@@ -435,8 +436,14 @@ public sealed partial class QueryExecutor
             {
                 // Counting what an id condition matches takes a pass over the collection's ids.
                 var folded = new byte[QueryResults.FoldedIdBufferSize];
+                var seen = 0;
                 foreach (var document in documents.GetCollection(prepared.Collection!))
                 {
+                    if ((++seen & CancellationCheck.Mask) == 0)
+                    {
+                        ct.ThrowIfCancellationRequested();
+                    }
+
                     var length = IndexDocumentKey.Write(document.IdUtf8, folded);
                     total += length >= 0 && prepared.IdFilter.Matches(folded.AsSpan(0, length)) ? 1 : 0;
                 }
@@ -452,7 +459,7 @@ public sealed partial class QueryExecutor
                 }
             }
 
-            return new QueryResults(this, prepared, null, documents, null, null, [], total);
+            return new QueryResults(this, prepared, null, documents, null, null, [], total, ct);
         }
         catch
         {

@@ -29,8 +29,10 @@ public sealed class QueryResults : IDisposable
     private readonly long _boundEtag;
     private readonly bool _excludeNewer;
     private readonly byte[]? _foldedId;
+    private readonly CancellationToken _ct;
     private CollectionEnumerator _collection;
     private int _skip;
+    private int _passed;
     private long _written;
     private long _last;
     private bool _hasLast;
@@ -39,8 +41,9 @@ public sealed class QueryResults : IDisposable
 
     internal QueryResults(
         QueryExecutor runner, PreparedQuery prepared, IndexReader? index, DocumentReader documents, List<long>? matches,
-        EntryCandidates? candidates, SortKeySource[] keys, long totalResults)
+        EntryCandidates? candidates, SortKeySource[] keys, long totalResults, CancellationToken ct)
     {
+        _ct = ct;
         _runner = runner;
         _prepared = prepared;
         _index = index;
@@ -87,7 +90,7 @@ public sealed class QueryResults : IDisposable
         ObjectDisposedException.ThrowIf(_disposed, this);
         if (_prepared.Aggregation != null)
         {
-            TotalResults = _prepared.Aggregation.Write(_index!, CollectionsMarshal.AsSpan(_matches), writer, ct);
+            TotalResults = _prepared.Aggregation.Write(_index!, CollectionsMarshal.AsSpan(_matches), writer, _ct.CanBeCanceled ? _ct : ct);
         }
         else if (_prepared.CountOnlyName != null)
         {
@@ -156,6 +159,7 @@ public sealed class QueryResults : IDisposable
     {
         while (_candidates!.TryNext(out var entry))
         {
+            CheckCancellation();
             if (_skip > 0)
             {
                 _skip--;
@@ -190,6 +194,7 @@ public sealed class QueryResults : IDisposable
     {
         while (_collection.MoveNext())
         {
+            CheckCancellation();
             var document = _collection.Current;
             if (document.Etag > _boundEtag)
             {
@@ -214,6 +219,18 @@ public sealed class QueryResults : IDisposable
         }
 
         return false;
+    }
+
+    /// <summary>
+    /// Rows skipped (an offset, deleted documents, ids a scan's condition leaves out) are work that writes nothing, so no
+    /// flush would look at the token: the loops look every <see cref="CancellationCheck.Interval"/> candidates.
+    /// </summary>
+    private void CheckCancellation()
+    {
+        if ((++_passed & CancellationCheck.Mask) == 0)
+        {
+            _ct.ThrowIfCancellationRequested();
+        }
     }
 
     private bool MatchesIdFilter(ReadOnlySpan<byte> idUtf8)

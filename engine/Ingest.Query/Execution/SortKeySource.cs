@@ -18,7 +18,7 @@ internal sealed class SortKeySource : IDisposable
     private ulong[]? _ranks;
     private ulong[]? _columnKeys;
 
-    public SortKeySource(SortKeySpec spec, IndexReader reader, ContinuationKey? anchor)
+    public SortKeySource(SortKeySpec spec, IndexReader reader, ContinuationKey? anchor, CancellationToken ct)
     {
         _spec = spec;
         _reader = reader;
@@ -35,7 +35,7 @@ internal sealed class SortKeySource : IDisposable
         ulong anchorRank;
         if (spec.Kind == SortKeyKind.TermRank)
         {
-            anchorRank = RankTerms(reader, spec.Field, _ranks, anchor?.Bytes ?? [], hasAnchor);
+            anchorRank = RankTerms(reader, spec.Field, _ranks, anchor?.Bytes ?? [], hasAnchor, ct);
         }
         else
         {
@@ -119,7 +119,7 @@ internal sealed class SortKeySource : IDisposable
     /// order, so an entry ranks by its smallest term (0: no term). Returns the anchor term's rank if the field has it,
     /// else the even rank just below the first term above it, so a keyset resumes correctly across new terms.
     /// </summary>
-    private static ulong RankTerms(IndexReader reader, int field, ulong[] ranks, ReadOnlySpan<byte> anchor, bool hasAnchor)
+    private static ulong RankTerms(IndexReader reader, int field, ulong[] ranks, ReadOnlySpan<byte> anchor, bool hasAnchor, CancellationToken ct)
     {
         var scratch = EntryListPool.Rent();
         try
@@ -130,6 +130,11 @@ internal sealed class SortKeySource : IDisposable
             var anchorPlaced = !hasAnchor;
             while (terms.MoveNext())
             {
+                if (((int)index & CancellationCheck.Mask) == CancellationCheck.Mask)
+                {
+                    ct.ThrowIfCancellationRequested();
+                }
+
                 var rank = (2 * index) + 1;
                 if (!anchorPlaced)
                 {

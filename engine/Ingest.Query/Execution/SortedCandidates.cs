@@ -19,6 +19,7 @@ internal sealed class SortedCandidates : EntryCandidates
     private readonly UInt128[] _scratch;
     private readonly UInt128[] _chunkKeys;
     private readonly int _nextBatch;
+    private readonly CancellationToken _ct;
     private long _anchorEntry;
     private bool _hasAnchor;
     private int _position;
@@ -26,8 +27,10 @@ internal sealed class SortedCandidates : EntryCandidates
     private bool _started;
     private int _batch;
 
-    public SortedCandidates(List<long> matches, SortKeySource[] keys, long? afterEntry, int firstBatch, int nextBatch)
+    /// <summary><paramref name="ct"/> is the running query's: each batch is a pass over every match, checked a chunk at a time.</summary>
+    public SortedCandidates(List<long> matches, SortKeySource[] keys, long? afterEntry, int firstBatch, int nextBatch, CancellationToken ct)
     {
+        _ct = ct;
         _matches = matches;
         _keys = keys;
         _batch = Math.Min(firstBatch, matches.Count);
@@ -94,6 +97,7 @@ internal sealed class SortedCandidates : EntryCandidates
         var matches = System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_matches);
         for (var start = 0; start < matches.Length; start += ChunkSize)
         {
+            _ct.ThrowIfCancellationRequested();
             var chunk = matches.Slice(start, Math.Min(ChunkSize, matches.Length - start));
             for (var k = 0; k < keyCount; k++)
             {

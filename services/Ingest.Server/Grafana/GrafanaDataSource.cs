@@ -12,7 +12,8 @@ namespace Ingest.Server.Grafana;
 /// (time series for <c>group by time()</c> with aggregates, tables otherwise), <c>/variable</c>, <c>/tag-keys</c>,
 /// <c>/tag-values</c>, <c>/metrics</c> and <c>/metric-payload-options</c>. Each method returns the response body; a
 /// target whose query fails throws a <see cref="GrafanaTargetException"/> that names it (the server's exception handler
-/// makes it the problem the panel shows).
+/// makes it the problem the panel shows). Every query takes its own turn and time budget from <see cref="QueryGate"/>,
+/// as a <c>/queries</c> request does; a budget that runs out or a full gate is the problem the panel shows.
 /// </summary>
 internal sealed class GrafanaDataSource
 {
@@ -29,9 +30,14 @@ internal sealed class GrafanaDataSource
     private readonly GrafanaFieldCatalog _catalog;
     private readonly SavedQueryStore _saved;
     private readonly TimeProvider _time;
+    private readonly QueryGate _gate;
+    private readonly IHttpContextAccessor _http;
 
-    public GrafanaDataSource(QueryEngine engine, GrafanaTargetResolver resolver, GrafanaFieldCatalog catalog, SavedQueryStore saved, TimeProvider time)
+    /// <param name="http">The request being answered: its caller (may it make automatic indexes?) and its abort token.</param>
+    public GrafanaDataSource(QueryEngine engine, GrafanaTargetResolver resolver, GrafanaFieldCatalog catalog, SavedQueryStore saved, TimeProvider time, QueryGate gate, IHttpContextAccessor http)
     {
+        _gate = gate;
+        _http = http;
         _engine = engine;
         _resolver = resolver;
         _catalog = catalog;
@@ -42,23 +48,33 @@ internal sealed class GrafanaDataSource
     /// <summary>Runs a resolved query and reads its rows; a query that made its automatic index waits for it once.</summary>
     public async Task<ResultTable> RunAsync(ParsedQuery query, IReadOnlyDictionary<string, JsonElement> parameters, CancellationToken ct)
     {
-        var execution = await _engine.StartAsync(query, parameters, null, null, ct).ConfigureAwait(false);
-        if (execution.IndexCreated)
+        var context = _http.HttpContext ?? throw new InvalidOperationException("Grafana queries run within a request.");
+        using var ticket = await _gate.EnterAsync(context, null).ConfigureAwait(false);
+        ct = ticket.Token; // the budget's, linked with the request's abort (the ct passed in)
+        try
         {
-            execution.Dispose();
-            try
+            var execution = await _engine.StartAsync(query, parameters, ticket.Options(null, null), ct).ConfigureAwait(false);
+            if (execution.IndexCreated)
             {
-                execution = await _engine.StartAsync(query, parameters, NewIndexWait, null, ct).ConfigureAwait(false);
+                execution.Dispose();
+                try
+                {
+                    execution = await _engine.StartAsync(query, parameters, ticket.Options(NewIndexWait, null), ct).ConfigureAwait(false);
+                }
+                catch (QueryUnavailableException)
+                {
+                    execution = await _engine.StartAsync(query, parameters, ticket.Options(null, null), ct).ConfigureAwait(false);
+                }
             }
-            catch (QueryUnavailableException)
+
+            using (execution)
             {
-                execution = await _engine.StartAsync(query, parameters, null, null, ct).ConfigureAwait(false);
+                return await ResultTable.ReadAsync(execution, query, ct).ConfigureAwait(false);
             }
         }
-
-        using (execution)
+        catch (OperationCanceledException) when (ticket.Budget.IsExpired)
         {
-            return await ResultTable.ReadAsync(execution, query, ct).ConfigureAwait(false);
+            throw ticket.Budget.Expired();
         }
     }
 

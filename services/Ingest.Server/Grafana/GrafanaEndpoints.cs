@@ -21,6 +21,7 @@ public static class GrafanaEndpoints
         services.AddSingleton<GrafanaFieldCatalog>();
         services.AddSingleton<GrafanaTargetResolver>();
         services.AddSingleton<GrafanaDataSource>();
+        services.AddHttpContextAccessor();
         return services;
     }
 

@@ -15,6 +15,11 @@ namespace Ingest.Server.Queries;
 /// server nor the client holds the whole result. A client mistake is a 400 problem with the query's <c>line</c> and
 /// <c>column</c>, an index that cannot answer a 503: the engine's exceptions become problems in
 /// <see cref="ProblemExceptionHandler"/>, while nothing of the response has gone out.
+/// <para>
+/// Each query takes a turn from <see cref="QueryGate"/> (429 when none is free) and runs within its time budget (503 when
+/// it runs out before the answer starts; after, the connection is cut, as for any failure midway); a client that goes
+/// away cancels the budget's token, which stops the engine's loops, not only the writing.
+/// </para>
 /// </summary>
 public static partial class QueryEndpoints
 {
@@ -27,13 +32,19 @@ public static partial class QueryEndpoints
         return endpoints;
     }
 
-    private static Task GetQueryAsync(HttpContext context, QueryEngine engine, ILogger<QueryEngine> logger) =>
+    private static Task GetQueryAsync(HttpContext context, QueryEngine engine, QueryGate gate, ILogger<QueryEngine> logger) =>
         QueryRequestReader.TryReadQueryString(context.Request, out var request, out var problem)
-            ? RunAsync(context, request!, engine, logger)
+            ? RunAsync(context, request!, engine, gate, logger)
             : problem!.ExecuteAsync(context);
 
-    private static async Task PostQueryAsync(HttpContext context, QueryEngine engine, ILogger<QueryEngine> logger)
+    private static async Task PostQueryAsync(HttpContext context, QueryEngine engine, QueryGate gate, ILogger<QueryEngine> logger)
     {
+        if (!QueryRequestReader.TryReadTimeout(context.Request, out var timeout, out var badTimeout))
+        {
+            await badTimeout!.ExecuteAsync(context).ConfigureAwait(false);
+            return;
+        }
+
         if (!JsonContentType.IsJson(context.Request.ContentType))
         {
             await ApiProblems.UnsupportedMediaType(context.Request.ContentType).ExecuteAsync(context).ConfigureAwait(false);
@@ -54,21 +65,22 @@ public static partial class QueryEndpoints
             QueryRequestReader.TryReadBody(body.Span, out request, out problem);
         }
 
-        await (request is null ? problem!.ExecuteAsync(context) : RunAsync(context, request, engine, logger)).ConfigureAwait(false);
+        await (request is null ? problem!.ExecuteAsync(context) : RunAsync(context, request.Timeout is null ? request with { Timeout = timeout } : request, engine, gate, logger)).ConfigureAwait(false);
     }
 
-    private static async Task<IResult> ExplainAsync(HttpContext context, QueryEngine engine)
+    private static async Task<IResult> ExplainAsync(HttpContext context, QueryEngine engine, QueryGate gate)
     {
         if (!QueryRequestReader.TryReadQueryString(context.Request, out var request, out var problem))
         {
             return problem!;
         }
 
-        var (indexName, plan) = await engine.ExplainAsync(request!.Text, request.Parameters, context.RequestAborted).ConfigureAwait(false);
+        using var ticket = await gate.EnterAsync(context, request!.Timeout).ConfigureAwait(false);
+        var (indexName, plan) = await engine.ExplainAsync(request.Text, request.Parameters, ticket.Options(null, null), ticket.Token).ConfigureAwait(false);
         return TypedResults.Json(new QueryExplainResponse(indexName, plan), QueryJsonContext.Default.QueryExplainResponse);
     }
 
-    private static async Task RunAsync(HttpContext context, QueryRequest request, QueryEngine engine, ILogger logger)
+    private static async Task RunAsync(HttpContext context, QueryRequest request, QueryEngine engine, QueryGate gate, ILogger logger)
     {
         if (!QueryParameters.TryGetSingle(context.Request, "format", out var formatText, out var badFormat))
         {
@@ -82,14 +94,15 @@ public static partial class QueryEndpoints
             return;
         }
 
+        using var ticket = await gate.EnterAsync(context, request.Timeout).ConfigureAwait(false);
         if (format != ResultFormat.Json)
         {
-            await (await RunAsTableAsync(request, format, engine, context.RequestAborted).ConfigureAwait(false)).ExecuteAsync(context).ConfigureAwait(false);
+            await (await RunAsTableAsync(request, format, engine, ticket).ConfigureAwait(false)).ExecuteAsync(context).ConfigureAwait(false);
             return;
         }
 
-        var ct = context.RequestAborted;
-        using (var execution = await engine.StartAsync(request.Text, request.Parameters, request.WaitForNonStale, request.Continuation, ct).ConfigureAwait(false))
+        var ct = ticket.Token;
+        using (var execution = await engine.StartAsync(request.Text, request.Parameters, ticket.Options(request.WaitForNonStale, request.Continuation), ct).ConfigureAwait(false))
         {
             var response = context.Response;
             response.StatusCode = StatusCodes.Status200OK;
@@ -107,6 +120,18 @@ public static partial class QueryEndpoints
                     // say): nothing has gone out, so the buffered start of the answer is dropped for a problem.
                     writer.Reset(Stream.Null);
                     throw;
+                }
+                catch (OperationCanceledException) when (ticket.Budget.IsExpired)
+                {
+                    if (!response.HasStarted)
+                    {
+                        writer.Reset(Stream.Null);
+                        throw ticket.Budget.Expired();
+                    }
+
+                    // Part of the answer is out: cutting the connection is the only way to say it is incomplete.
+                    LogTimedOutMidway(logger, QueryTimeoutException.Describe(ticket.Budget.Timeout), request.Text);
+                    context.Abort();
                 }
                 catch (Exception ex) when (!ct.IsCancellationRequested)
                 {
@@ -133,11 +158,20 @@ public static partial class QueryEndpoints
     /// <c>format=rows</c> and <c>format=csv</c>: the rows are read whole (documents and projections at most
     /// <see cref="ResultTable.MaxRows"/> unless the query's limit is smaller) and written flat.
     /// </summary>
-    private static async Task<IResult> RunAsTableAsync(QueryRequest request, ResultFormat format, QueryEngine engine, CancellationToken ct)
+    private static async Task<IResult> RunAsTableAsync(QueryRequest request, ResultFormat format, QueryEngine engine, QueryTicket ticket)
     {
         var query = ResultTable.CapRows(QueryParser.Parse(request.Text));
-        using var execution = await engine.StartAsync(query, request.Parameters, request.WaitForNonStale, request.Continuation, ct).ConfigureAwait(false);
-        var table = await ResultTable.ReadAsync(execution, query, ct).ConfigureAwait(false);
+        using var execution = await engine.StartAsync(query, request.Parameters, ticket.Options(request.WaitForNonStale, request.Continuation), ticket.Token).ConfigureAwait(false);
+        ResultTable table;
+        try
+        {
+            table = await ResultTable.ReadAsync(execution, query, ticket.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (ticket.Budget.IsExpired)
+        {
+            throw ticket.Budget.Expired();
+        }
+
         return format == ResultFormat.Csv
             ? TypedResults.Bytes(ResultTableWriter.ToCsv(table), "text/csv; charset=utf-8")
             : TypedResults.Bytes(ResultTableWriter.ToJsonRows(table), "application/json; charset=utf-8");
@@ -170,6 +204,9 @@ public static partial class QueryEndpoints
         writer.WriteEndObject();
         await writer.FlushAsync(ct).ConfigureAwait(false);
     }
+
+    [LoggerMessage(EventId = 1401, Level = LogLevel.Warning, Message = "A query ran out of its time budget of {Budget} after its response started; the connection was cut: {Query}")]
+    private static partial void LogTimedOutMidway(ILogger logger, string budget, string query);
 
     [LoggerMessage(EventId = 1400, Level = LogLevel.Error, Message = "A query failed after its response started; the connection was cut: {Query}")]
     private static partial void LogFailedMidway(ILogger logger, string query, Exception exception);

@@ -16,8 +16,11 @@ namespace Ingest.Server.Queries;
 /// </summary>
 internal static partial class QueryEngineRegistration
 {
-    public static IServiceCollection AddQueryEngine(this IServiceCollection services) =>
-        services.AddSingleton(static provider =>
+    public static IServiceCollection AddQueryEngine(this IServiceCollection services)
+    {
+        services.AddValidatedSettings<QueryLimitOptions>(static o => o.Validate(), static builder => builder.BindConfiguration(QuerySettings.SectionName));
+        services.AddSingleton<QueryGate>();
+        return services.AddSingleton(static provider =>
         {
             var store = provider.GetRequiredService<DocumentStore>();
             var data = provider.GetRequiredService<DataDirectory>();
@@ -33,6 +36,7 @@ internal static partial class QueryEngineRegistration
                 provider.GetRequiredService<ILoggerFactory>(),
                 provider.GetRequiredService<TimeProvider>());
         });
+    }
 
     /// <summary>Opens the engine (each index resumes from its last indexed etag) and applies the configured definitions.</summary>
     public static async Task OpenQueryEngineAsync(this IServiceProvider services, CancellationToken ct)

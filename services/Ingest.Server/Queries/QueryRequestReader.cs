@@ -4,10 +4,10 @@ using Ingest.Server.Hosting.Http;
 namespace Ingest.Server.Queries;
 
 /// <summary>
-/// Reads a <see cref="QueryRequest"/> from <c>GET /queries?q=...&amp;p.name=value&amp;waitForNonStale=5s&amp;continuation=...</c>
+/// Reads a <see cref="QueryRequest"/> from <c>GET /queries?q=...&amp;p.name=value&amp;waitForNonStale=5s&amp;continuation=...&amp;timeout=2s</c>
 /// (a <c>p.</c> value is JSON when it parses as JSON, else a string: <c>p.min=10</c> is a number, <c>p.status=shipped</c> a
 /// string, <c>p.status="10"</c> the string 10) or from the JSON body of <c>POST /queries</c>
-/// (<c>{"query", "parameters", "waitForNonStale", "continuation"}</c>); what is wrong becomes a problem naming it.
+/// (<c>{"query", "parameters", "waitForNonStale", "continuation", "timeout"}</c>, or <c>?timeout=</c>); what is wrong becomes a problem naming it.
 /// </summary>
 internal static class QueryRequestReader
 {
@@ -16,14 +16,33 @@ internal static class QueryRequestReader
     /// <summary>Bodies hold a query (at most 64 KiB) and its parameters.</summary>
     public const int MaxBodyBytes = 1024 * 1024;
 
-    private static readonly string[] BodyProperties = ["query", "parameters", "waitForNonStale", "continuation"];
+    private static readonly string[] BodyProperties = ["query", "parameters", "waitForNonStale", "continuation", "timeout"];
+
+    /// <summary>The <c>timeout</c> query-string parameter of any query request (GET, POST, explain).</summary>
+    public static bool TryReadTimeout(HttpRequest request, out TimeSpan? timeout, out IResult? problem)
+    {
+        timeout = null;
+        if (!QueryParameters.TryGetSingle(request, "timeout", out var text, out problem))
+        {
+            return false;
+        }
+
+        if (!WaitDuration.TryParseTimeout(text, out timeout))
+        {
+            problem = ApiProblems.BadParameter("timeout", text, WaitDuration.ExpectedTimeout);
+            return false;
+        }
+
+        return true;
+    }
 
     public static bool TryReadQueryString(HttpRequest request, out QueryRequest? query, out IResult? problem)
     {
         query = null;
         if (!QueryParameters.TryGetSingle(request, "q", out var text, out problem)
             || !QueryParameters.TryGetSingle(request, "waitForNonStale", out var waitText, out problem)
-            || !QueryParameters.TryGetSingle(request, "continuation", out var continuation, out problem))
+            || !QueryParameters.TryGetSingle(request, "continuation", out var continuation, out problem)
+            || !TryReadTimeout(request, out var timeout, out problem))
         {
             return false;
         }
@@ -63,7 +82,7 @@ internal static class QueryRequestReader
             parameters[name] = ParameterValue(value ?? string.Empty);
         }
 
-        query = new QueryRequest(text, parameters, wait, string.IsNullOrEmpty(continuation) ? null : continuation);
+        query = new QueryRequest(text, parameters, wait, string.IsNullOrEmpty(continuation) ? null : continuation, timeout);
         return true;
     }
 
@@ -94,6 +113,7 @@ internal static class QueryRequestReader
             string? text = null;
             string? continuation = null;
             TimeSpan? wait = null;
+            TimeSpan? timeout = null;
             var parameters = new Dictionary<string, JsonElement>(StringComparer.Ordinal);
             foreach (var property in root.EnumerateObject())
             {
@@ -130,6 +150,18 @@ internal static class QueryRequestReader
                     case "waitForNonStale":
                         problem = BadBody($"'waitForNonStale' is {Describe(value)}: {WaitDuration.Expected}.");
                         return false;
+                    case "timeout" when value.ValueKind is JsonValueKind.String or JsonValueKind.Null:
+                        var timeoutText = value.ValueKind == JsonValueKind.String ? value.GetString() : null;
+                        if (!WaitDuration.TryParseTimeout(timeoutText, out timeout))
+                        {
+                            problem = BadBody($"'timeout' is '{ApiProblems.Shorten(timeoutText ?? string.Empty)}': {WaitDuration.ExpectedTimeout}.");
+                            return false;
+                        }
+
+                        break;
+                    case "timeout":
+                        problem = BadBody($"'timeout' is {Describe(value)}: {WaitDuration.ExpectedTimeout}.");
+                        return false;
                     case "continuation" when value.ValueKind is JsonValueKind.String or JsonValueKind.Null:
                         continuation = value.ValueKind == JsonValueKind.String ? value.GetString() : null;
                         break;
@@ -148,7 +180,7 @@ internal static class QueryRequestReader
                 return false;
             }
 
-            query = new QueryRequest(text, parameters, wait, string.IsNullOrEmpty(continuation) ? null : continuation);
+            query = new QueryRequest(text, parameters, wait, string.IsNullOrEmpty(continuation) ? null : continuation, timeout);
             return true;
         }
     }

@@ -13,6 +13,27 @@ internal static class WaitDuration
 
     public const string Expected = "expected a duration such as 500ms, 5s or 2m (at most 10m), true (15s) or false";
 
+    public const string ExpectedTimeout = "expected a duration above zero such as 500ms or 2s (more than the server's Ingest:Queries:Timeout is cut to it)";
+
+    /// <summary>A query's <c>timeout</c>: a positive duration, no <c>true</c>/<c>false</c>; null when empty.</summary>
+    public static bool TryParseTimeout(string? text, out TimeSpan? timeout)
+    {
+        timeout = null;
+        text = text?.Trim();
+        if (string.IsNullOrEmpty(text))
+        {
+            return true;
+        }
+
+        if (!TryParseSpan(text, out var span) || span <= TimeSpan.Zero || span > Max)
+        {
+            return false;
+        }
+
+        timeout = span;
+        return true;
+    }
+
     /// <summary>Null <paramref name="wait"/> for <c>false</c> or an empty value.</summary>
     public static bool TryParse(string? text, out TimeSpan? wait)
     {

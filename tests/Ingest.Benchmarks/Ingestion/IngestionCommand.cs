@@ -13,9 +13,17 @@ namespace Ingest.Benchmarks.Ingestion;
 internal static class IngestionCommand
 {
     public const string Usage =
-        "ingest --kafka HOST:PORT --rabbitmq URI [--quick] [--json PATH] [--dir DIR] [--systems ingest,plain-consumer] [--workloads kafka-ingest,kafka-ingest-transform,rabbitmq-ingest] [--seed N]";
+        "ingest --kafka HOST:PORT --rabbitmq URI [--quick] [--json PATH] [--dir DIR] [--systems ingest,plain-consumer] [--workloads kafka-ingest,kafka-ingest-transform,kafka-ingest-under-queries,rabbitmq-ingest] [--seed N]";
 
     public const string KafkaIngest = "kafka-ingest";
+
+    /// <summary>
+    /// The Kafka source with the query engine and one index on the store, idle (system <see cref="IngestIdle"/>) and
+    /// then under <see cref="QueryLoad.Clients"/> clients of heavy queries (system <see cref="Ingest"/>): the ratio is
+    /// what the query limits leave of ingestion (ingest system only; target >= 0.7x).
+    /// </summary>
+    public const string KafkaIngestUnderQueries = "kafka-ingest-under-queries";
+    public const string IngestIdle = "ingest-idle";
 
     /// <summary>The Kafka source with a simple transform script, on the same topic: what the script costs (ingest system only).</summary>
     public const string KafkaIngestTransform = "kafka-ingest-transform";
@@ -24,7 +32,7 @@ internal static class IngestionCommand
     public const string PlainConsumer = "plain-consumer";
     public const int DefaultSeed = 20_250_601;
 
-    private static readonly string[] AllWorkloads = [KafkaIngest, KafkaIngestTransform, RabbitMqIngest];
+    private static readonly string[] AllWorkloads = [KafkaIngest, KafkaIngestTransform, KafkaIngestUnderQueries, RabbitMqIngest];
 
     // The baseline runs first; both read the same data.
     private static readonly string[] AllSystems = [PlainConsumer, Ingest];
@@ -44,7 +52,7 @@ internal static class IngestionCommand
 
         var workloads = AllWorkloads.Where(w => options.Workloads.Count == 0 || options.Workloads.Contains(w)).ToList();
         var systems = AllSystems.Where(s => options.Systems.Count == 0 || options.Systems.Contains(s)).ToList();
-        if ((workloads.Contains(KafkaIngest) || workloads.Contains(KafkaIngestTransform)) && kafka is null)
+        if ((workloads.Contains(KafkaIngest) || workloads.Contains(KafkaIngestTransform) || workloads.Contains(KafkaIngestUnderQueries)) && kafka is null)
         {
             Console.Error.WriteLine($"{KafkaIngest} needs --kafka HOST:PORT (or leave it out with --workloads {RabbitMqIngest})");
             return 2;
@@ -73,7 +81,7 @@ internal static class IngestionCommand
         using var loggerFactory = LoggerFactory.Create(b => b.AddSimpleConsole(o => o.SingleLine = true).SetMinimumLevel(LogLevel.Warning));
         var total = Stopwatch.StartNew();
         var results = new List<IngestionResult>();
-        if (workloads.Contains(KafkaIngest) || workloads.Contains(KafkaIngestTransform))
+        if (workloads.Contains(KafkaIngest) || workloads.Contains(KafkaIngestTransform) || workloads.Contains(KafkaIngestUnderQueries))
         {
             await RunKafkaAsync(kafka!, sizes, options, workloads, systems, loggerFactory, results).ConfigureAwait(false);
         }
@@ -101,6 +109,7 @@ internal static class IngestionCommand
     {
         var topic = $"bench-ingest-{Guid.NewGuid():N}";
         var transform = workloads.Contains(KafkaIngestTransform) && systems.Contains(Ingest);
+        var underQueries = workloads.Contains(KafkaIngestUnderQueries) && systems.Contains(Ingest);
         List<string> plainSystems = workloads.Contains(KafkaIngest) ? systems : [];
         try
         {
@@ -119,7 +128,7 @@ internal static class IngestionCommand
             }
 
             PrintPreload("kafka", $"topic {topic}, {KafkaPreload.Partitions} partitions, idempotent producer, acks=all, {KafkaPreload.Compression}, key = document id", data);
-            await WarmUpKafkaAsync(bootstrapServers, sizes.KafkaWarmUpDocuments, options, plainSystems, transform, loggerFactory).ConfigureAwait(false);
+            await WarmUpKafkaAsync(bootstrapServers, sizes.KafkaWarmUpDocuments, options, underQueries && !plainSystems.Contains(Ingest) ? [.. plainSystems, Ingest] : plainSystems, transform, loggerFactory).ConfigureAwait(false);
             foreach (var system in plainSystems)
             {
                 var result = system == PlainConsumer
@@ -133,6 +142,24 @@ internal static class IngestionCommand
             {
                 results.Add(await MeasureAsync(KafkaIngestTransform, Ingest, () => InDirectoryAsync(options, Ingest, directory => SourceIngestRun.RunAsync(
                     directory, data, store => KafkaServiceSource.Create(bootstrapServers, topic, store, loggerFactory, KafkaServiceSource.ReshapeScript), RunTimeout))).ConfigureAwait(false));
+            }
+
+            if (underQueries)
+            {
+                foreach (var (system, withQueries) in new[] { (IngestIdle, false), (Ingest, true) })
+                {
+                    QueryLoad? load = null;
+                    results.Add(await MeasureAsync(KafkaIngestUnderQueries, system, () => InDirectoryAsync(options, system, directory => SourceIngestRun.RunAsync(
+                        directory,
+                        data,
+                        store => KafkaServiceSource.Create(bootstrapServers, topic, store, loggerFactory, group: system),
+                        RunTimeout,
+                        async store => load = await QueryLoad.StartAsync(store, directory, withQueries).ConfigureAwait(false)))).ConfigureAwait(false));
+                    if (withQueries && load is not null)
+                    {
+                        Console.WriteLine($"[{system}] {KafkaIngestUnderQueries}: {load.Describe()}");
+                    }
+                }
             }
 
             if (plainSystems.Count > 0)

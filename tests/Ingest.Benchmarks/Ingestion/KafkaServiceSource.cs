@@ -17,14 +17,15 @@ internal static class KafkaServiceSource
         "function transform(c, m) { return { id: m.key, body: { id: c.id, name: c.name.display, email: c.email, city: c.address.city, country: c.address.country, active: c.active } }; }";
 
     /// <param name="script">A transform for the source, or null for the header-driven mapping.</param>
-    public static IngestSource Create(string bootstrapServers, string topic, DocumentStore store, ILoggerFactory loggerFactory, string? script = null)
+    /// <param name="group">Names the consumer group apart from the other runs over the same topic (each must read it from the start).</param>
+    public static IngestSource Create(string bootstrapServers, string topic, DocumentStore store, ILoggerFactory loggerFactory, string? script = null, string? group = null)
     {
         var options = new KafkaSourceOptions
         {
             Name = "bench-kafka",
             BootstrapServers = bootstrapServers,
             Topics = [topic],
-            GroupId = KafkaPreload.GroupFor(topic, script is null ? "ingest" : "ingest-transform"),
+            GroupId = KafkaPreload.GroupFor(topic, group ?? (script is null ? "ingest" : "ingest-transform")),
             Script = script,
             Collection = ProfileDocuments.Collection,
 

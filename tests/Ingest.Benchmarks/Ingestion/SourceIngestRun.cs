@@ -9,16 +9,33 @@ namespace Ingest.Benchmarks.Ingestion;
 /// <summary>
 /// Runs one of the service's sources into a fresh durable <see cref="DocumentStore"/> until the
 /// store holds every pre-loaded document, reading the source's status every few milliseconds.
+/// <c>alongside</c>, when given, starts what runs beside the source on the same store (the query load of
+/// <c>kafka-ingest-under-queries</c>) before the source starts; it is disposed once every document is durable.
 /// </summary>
 internal static class SourceIngestRun
 {
     private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(5);
 
     public static async Task<IngestionMeasurement> RunAsync(
-        string directory, PreloadedData data, Func<DocumentStore, IngestSource> createSource, TimeSpan timeout)
+        string directory, PreloadedData data, Func<DocumentStore, IngestSource> createSource, TimeSpan timeout, Func<DocumentStore, Task<IAsyncDisposable>>? alongside = null)
     {
         using var store = DocumentStore.Open(directory, new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.Durable } });
-        var source = createSource(store);
+        var beside = alongside is null ? null : await alongside(store).ConfigureAwait(false);
+        try
+        {
+            return await RunSourceAsync(store, data, createSource(store), timeout).ConfigureAwait(false);
+        }
+        finally
+        {
+            if (beside is not null)
+            {
+                await beside.DisposeAsync().ConfigureAwait(false);
+            }
+        }
+    }
+
+    private static async Task<IngestionMeasurement> RunSourceAsync(DocumentStore store, PreloadedData data, IngestSource source, TimeSpan timeout)
+    {
         await using (source.ConfigureAwait(false))
         {
             var commitsBefore = store.CommitCount;

@@ -48,9 +48,23 @@ internal sealed class RunningServer : IAsyncDisposable
     public static Task<RunningServer> StartListeningAsync(string dataDirectory, params string[] arguments) =>
         StartCoreAsync(dataDirectory, logs: null, arguments);
 
-    private static async Task<RunningServer> StartCoreAsync(string dataDirectory, ILoggerProvider? logs, string[] arguments)
+    /// <summary>As the first overload, with <paramref name="configure"/> given the built application before it starts (a test's own middleware).</summary>
+    public static Task<RunningServer> StartAsync(string dataDirectory, Action<WebApplication> configure, params string[] extraArguments) =>
+        StartCoreAsync(dataDirectory, logs: null, ["--urls", "http://127.0.0.1:0", .. extraArguments], configure);
+
+    private static async Task<RunningServer> StartCoreAsync(string dataDirectory, ILoggerProvider? logs, string[] arguments, Action<WebApplication>? configure = null)
     {
         var app = IngestHost.Build([$"--Ingest:DataDirectory={dataDirectory}", .. arguments], logs is null ? null : builder => builder.Logging.AddProvider(logs));
+        try
+        {
+            configure?.Invoke(app);
+        }
+        catch
+        {
+            await app.DisposeAsync();
+            throw;
+        }
+
         try
         {
             await IngestHost.StartAsync(app);

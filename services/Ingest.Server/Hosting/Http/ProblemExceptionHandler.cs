@@ -1,5 +1,6 @@
 using Ingest.Indexing.Definitions;
 using Ingest.Query;
+using Ingest.Query.AutoIndexes;
 using Ingest.Query.Syntax;
 using Ingest.Server.Grafana;
 using Ingest.Server.Indexes;
@@ -37,6 +38,15 @@ internal sealed partial class ProblemExceptionHandler(ILogger<ProblemExceptionHa
                 break;
             case QueryUnavailableException unavailable:
                 problem = QueryProblems.Unavailable(unavailable);
+                break;
+            case QueryTimeoutException timedOut:
+                problem = QueryProblems.TimedOut(timedOut, httpContext);
+                break;
+            case QueryRejectedException rejected:
+                problem = QueryProblems.TooMany(rejected, httpContext);
+                break;
+            case AutoIndexDeniedException denied:
+                problem = QueryProblems.AutoIndexDenied(denied);
                 break;
             case IndexDefinitionException definition:
                 problem = IndexProblems.InvalidDefinition(definition.IndexName ?? string.Empty, definition.Errors);
