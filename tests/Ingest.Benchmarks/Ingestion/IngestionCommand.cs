@@ -152,7 +152,7 @@ internal static class IngestionCommand
                     results.Add(await MeasureAsync(KafkaIngestUnderQueries, system, () => InDirectoryAsync(options, system, directory => SourceIngestRun.RunAsync(
                         directory,
                         data,
-                        store => KafkaServiceSource.Create(bootstrapServers, topic, store, loggerFactory, group: system),
+                        store => KafkaServiceSource.Create(bootstrapServers, topic, store, loggerFactory, group: $"{KafkaIngestUnderQueries}-{system}"),
                         RunTimeout,
                         async store => load = await QueryLoad.StartAsync(store, directory, withQueries).ConfigureAwait(false)))).ConfigureAwait(false));
                     if (withQueries && load is not null)
