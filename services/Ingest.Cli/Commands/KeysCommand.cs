@@ -11,8 +11,6 @@ namespace Ingest.Cli.Commands;
 /// </summary>
 internal sealed class KeysCommand : Command
 {
-    private static readonly string[] ScopeNames = ["read", "write", "admin"];
-
     public KeysCommand()
         : base("keys", "Make API keys for the server's Ingest:ApiKeys and hash existing ones; runs offline.")
     {
@@ -61,18 +59,17 @@ internal sealed class KeysCommand : Command
             {
                 foreach (var scope in Split(result.GetValueOrDefault<string[]>() ?? []))
                 {
-                    if (Array.IndexOf(ScopeNames, scope) < 0)
+                    if (!ApiKeyRules.IsScope(scope))
                     {
-                        result.AddError($"--scopes: '{scope}' is not a scope; use read, write, admin");
+                        result.AddError($"--scopes: '{scope}' is not a scope; use {ApiKeyRules.AllScopes}");
                     }
                 }
             });
             _name.Validators.Add(result =>
             {
-                var name = result.GetValueOrDefault<string>() ?? "";
-                if (name.Length is 0 or > 64 || !name.All(static c => char.IsAsciiLetterOrDigit(c) || c is '.' or '-' or '_'))
+                if (!ApiKeyRules.IsValidName(result.GetValueOrDefault<string>()))
                 {
-                    result.AddError("--name may hold only letters, digits, '.', '-' and '_', 1 to 64 characters");
+                    result.AddError($"--name may hold only letters, digits, '.', '-' and '_', 1 to {ApiKeyRules.MaxNameLength} characters");
                 }
             });
             _index.Validators.Add(result =>

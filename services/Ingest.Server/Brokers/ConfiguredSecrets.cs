@@ -49,9 +49,6 @@ public sealed class ConfiguredSecrets
         return false;
     }
 
-    /// <summary>Whether a Kafka setting's name says its value is a secret (<c>sasl.password</c>, <c>ssl.key.pem</c>, <c>sasl.oauthbearer.config</c>...).</summary>
-    public static bool IsSecretSetting(string key) => KafkaClientSettings.IsSecret(key);
-
     /// <summary>The value, with a reference replaced by the secret it names.</summary>
     /// <exception cref="InvalidOperationException">The reference names no configured secret (the message names the setting to add).</exception>
     public string Resolve(string value)
@@ -101,7 +98,7 @@ public sealed class ConfiguredSecrets
         ArgumentNullException.ThrowIfNull(errors);
         foreach (var (key, value) in kafkaSettings ?? new Dictionary<string, string>())
         {
-            Check(value, IsSecretSetting(key), $"{path}:Kafka:Settings:{key}", errors);
+            Check(value, KafkaClientSettings.IsSecret(key), $"{path}:Kafka:Settings:{key}", errors);
         }
 
         if (rabbitMqUri is not null)

@@ -1,9 +1,9 @@
-using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Contracts.Messages;
 using Ingest.Documents;
-using Microsoft.Net.Http.Headers;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
+using Microsoft.Net.Http.Headers;
 
 namespace Ingest.Server.Documents;
 

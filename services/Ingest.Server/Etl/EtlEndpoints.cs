@@ -1,9 +1,9 @@
-using Ingest.Server.Hosting.Http.Security;
 using System.Globalization;
 using System.Text.Json;
 using Ingest.Server.Etl;
-using Ingest.Server.Scripting;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
+using Ingest.Server.Scripting;
 
 namespace Ingest.Server.Etl;
 

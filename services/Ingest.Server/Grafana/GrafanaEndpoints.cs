@@ -1,7 +1,7 @@
-using Ingest.Server.Hosting.Http.Security;
 using System.Text.Json;
 using Ingest.Query.Syntax;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
 
 namespace Ingest.Server.Grafana;
 

@@ -1,10 +1,10 @@
-using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
-using Ingest.Server.Indexes;
-using Ingest.Server.Hosting.Http;
 using Ingest.Query;
+using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
+using Ingest.Server.Indexes;
 
 namespace Ingest.Server.Indexes;
 

@@ -1,6 +1,6 @@
-using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Documents;
+using Ingest.Server.Hosting.Http.Security;
 
 namespace Ingest.Server.Operations;
 

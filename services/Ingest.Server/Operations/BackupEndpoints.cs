@@ -1,9 +1,9 @@
-using Ingest.Server.Hosting.Http.Security;
 using System.Globalization;
+using Ingest.Query;
 using Ingest.Server.Hosting;
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Server.Indexes;
 using Ingest.Storage.Backup;
-using Ingest.Query;
 
 namespace Ingest.Server.Operations;
 

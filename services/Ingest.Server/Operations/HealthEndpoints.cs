@@ -1,12 +1,12 @@
-using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Documents;
 using Ingest.Indexing.Runtime;
+using Ingest.Query;
 using Ingest.Server.Etl;
 using Ingest.Server.Hosting;
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
-using Ingest.Query;
 
 namespace Ingest.Server.Operations;
 

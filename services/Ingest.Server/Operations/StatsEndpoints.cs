@@ -1,11 +1,11 @@
-using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
 using Ingest.Documents;
+using Ingest.Query;
 using Ingest.Server.Batching;
 using Ingest.Server.Etl;
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
-using Ingest.Query;
 
 namespace Ingest.Server.Operations;
 

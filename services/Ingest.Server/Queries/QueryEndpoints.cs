@@ -1,8 +1,8 @@
-using Ingest.Server.Hosting.Http.Security;
 using System.Text.Json;
 using Ingest.Query;
 using Ingest.Query.Syntax;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
 
 namespace Ingest.Server.Queries;
 

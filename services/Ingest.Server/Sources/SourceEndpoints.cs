@@ -1,7 +1,7 @@
-using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.Http;
-using Ingest.Server.Sources;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
+using Ingest.Server.Sources;
 
 namespace Ingest.Server.Sources;
 

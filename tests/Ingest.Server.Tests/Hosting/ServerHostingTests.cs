@@ -1,9 +1,9 @@
-using Ingest.Server.Hosting.Http.Security;
 using System.Net;
 using System.Net.Http.Json;
 using Ingest.Contracts.Http;
-using Microsoft.Extensions.Options;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
+using Microsoft.Extensions.Options;
 
 namespace Ingest.Server.Tests.Hosting;
 

@@ -1,12 +1,12 @@
-using Ingest.Server.Hosting.Http.Security;
 using System.Net;
 using System.Text.Json;
 using Ingest.Documents;
+using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
+using Ingest.Server.Indexes;
 using Ingest.Server.Tests.Hosting.Http;
 using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using static Ingest.Server.Tests.Indexes.IndexTestKit;
-using Ingest.Server.Hosting.Http;
-using Ingest.Server.Indexes;
 
 namespace Ingest.Server.Tests.Indexes;
 

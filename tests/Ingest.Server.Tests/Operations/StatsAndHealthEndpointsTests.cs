@@ -1,8 +1,8 @@
-using Ingest.Server.Hosting.Http.Security;
 using System.Net;
 using Ingest.Documents;
-using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
+using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 
 namespace Ingest.Server.Tests.Operations;
 

@@ -1,9 +1,9 @@
-using Ingest.Server.Hosting.Http.Security;
 using Ingest.Contracts.DeadLetters;
 using Ingest.Contracts.Http;
 using Ingest.Contracts.Messages;
 using Ingest.Documents;
 using Ingest.Server.Hosting.Http;
+using Ingest.Server.Hosting.Http.Security;
 using Ingest.Server.Sources;
 using Ingest.Server.Sources.Mapping;
 

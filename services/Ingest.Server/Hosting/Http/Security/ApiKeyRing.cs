@@ -28,8 +28,6 @@ public sealed class ApiKeyRing
     /// <summary>Whether any key is configured; without one the API is open and every caller is anonymous.</summary>
     public bool IsEmpty => _hashes.Length == 0;
 
-    public int Count => _hashes.Length;
-
     /// <summary>The caller whose key <paramref name="presented"/> is, or null when it is none of them.</summary>
     public ApiCaller? Find(ReadOnlySpan<char> presented)
     {

@@ -37,9 +37,9 @@ internal static class ApiKeySettings
             {
                 errors.Add($"{setting}:Name is required: it is what logs and 403 answers show in place of the key.");
             }
-            else if (!IsValidName(key.Name))
+            else if (!ApiKeyRules.IsValidName(key.Name))
             {
-                errors.Add($"{setting}:Name '{key.Name}' may hold only letters, digits, '.', '-' and '_', at most {ApiKeysOptions.MaximumNameLength} characters.");
+                errors.Add($"{setting}:Name '{key.Name}' may hold only letters, digits, '.', '-' and '_', at most {ApiKeyRules.MaxNameLength} characters.");
             }
             else if (!names.TryAdd(key.Name, i))
             {
@@ -145,23 +145,5 @@ internal static class ApiKeySettings
         var hash = new byte[ApiKeyHash.HashBytes];
         ApiKeyHash.Compute(key, hash);
         return hash;
-    }
-
-    private static bool IsValidName(string name)
-    {
-        if (name.Length > ApiKeysOptions.MaximumNameLength)
-        {
-            return false;
-        }
-
-        foreach (var c in name)
-        {
-            if (!char.IsAsciiLetterOrDigit(c) && c is not ('.' or '-' or '_'))
-            {
-                return false;
-            }
-        }
-
-        return true;
     }
 }

@@ -13,7 +13,6 @@ public sealed class ApiKeysOptions
     public const string LegacyKeyName = "Ingest:ApiKey";
 
     public const int MinimumKeyLength = 16;
-    public const int MaximumNameLength = 64;
 
     public List<ApiKeyOptions> Keys { get; } = [];
 

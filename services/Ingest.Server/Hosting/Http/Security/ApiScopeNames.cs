@@ -1,12 +1,14 @@
+using Ingest.Contracts.Http;
+
 namespace Ingest.Server.Hosting.Http.Security;
 
 /// <summary>The names scopes have in configuration, the CLI and 403 answers.</summary>
 public static class ApiScopeNames
 {
-    public const string Read = "read";
-    public const string Write = "write";
-    public const string Admin = "admin";
-    public const string All = "read, write, admin";
+    public const string Read = ApiKeyRules.ReadScope;
+    public const string Write = ApiKeyRules.WriteScope;
+    public const string Admin = ApiKeyRules.AdminScope;
+    public const string All = ApiKeyRules.AllScopes;
 
     public static bool TryParse(string text, out ApiScopes scope)
     {
