@@ -307,8 +307,11 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
         var slot = _slots.Acquire(lower, out var token);
         var snapshot = Volatile.Read(ref _current);
         var tx = new WriteTransaction(this, snapshot, slot, token, _dirty);
-        _activeWriter = tx;
+        // The owner first: the volatile write of _activeWriter publishes it, so a thread that sees this transaction
+        // never pairs it with the previous owner's id (which made a thread that had just committed refuse its next
+        // BeginWrite as nested, when another thread won the lock in between).
         _writerThread = Environment.CurrentManagedThreadId;
+        _activeWriter = tx;
         return tx;
     }
 
