@@ -305,6 +305,8 @@ public sealed class QueryEngine : IAsyncDisposable
         if (!AutoIndexes.Covers(query.Source.Name, needs)
             && AutoIndexHygiene.Inspect(_store, query, needs, Indexes.GetStatuses(), _options.AutoIndexes.AutoIndexSampleDocuments) is { } nothing)
         {
+            // The query's own mistakes (a missing or malformed parameter) still come first.
+            AutoIndexHygiene.ResolveValues(query.Where, parameters);
             return (null, false, false, true, nothing);
         }
 

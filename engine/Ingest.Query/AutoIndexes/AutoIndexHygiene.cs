@@ -2,6 +2,7 @@ using System.Text.Json;
 using Ingest.Documents;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
+using Ingest.Query.Binding;
 using Ingest.Query.Syntax;
 
 namespace Ingest.Query.AutoIndexes;
@@ -72,6 +73,42 @@ internal static class AutoIndexHygiene
         throw new QueryException(
             field.Position,
             UnknownField(field.Path, collection, known, sample.Documents.Count) + "; no automatic index is made or widened for a field no document has (define a static index to index it ahead of its documents)");
+    }
+
+    /// <summary>Resolves every value of a condition, so a missing or malformed parameter is reported as it would be had the query run.</summary>
+    /// <exception cref="QueryException">A parameter is missing or holds an array or object.</exception>
+    public static void ResolveValues(QueryFilter? filter, QueryParameters parameters)
+    {
+        switch (filter)
+        {
+            case AndFilter and:
+                ResolveValues(and.Left, parameters);
+                ResolveValues(and.Right, parameters);
+                break;
+            case OrFilter or:
+                ResolveValues(or.Left, parameters);
+                ResolveValues(or.Right, parameters);
+                break;
+            case NotFilter not:
+                ResolveValues(not.Operand, parameters);
+                break;
+            case ComparisonFilter c:
+                parameters.Resolve(c.Value);
+                break;
+            case BetweenFilter b:
+                parameters.Resolve(b.Low);
+                parameters.Resolve(b.High);
+                break;
+            case InFilter i:
+                parameters.ResolveList(i.Values);
+                break;
+            case StartsWithFilter s:
+                parameters.Resolve(s.Prefix);
+                break;
+            case SearchFilter s:
+                parameters.Resolve(s.Words);
+                break;
+        }
     }
 
     /// <summary>For a collection scan (a query that names no field): a warning when the collection has no documents.</summary>

@@ -99,6 +99,19 @@ public sealed class AutoIndexHygieneTests
         Assert.Empty(host.Indexes.GetStatuses());
     }
 
+    [Theory]
+    [InlineData("from Ordrs where Total > $missing")]
+    [InlineData("from Orders where Custmer = $missing")]
+    public async Task The_query_s_own_mistakes_come_before_an_empty_answer(string text)
+    {
+        await using var host = await OrdersAsync();
+
+        var error = await Assert.ThrowsAsync<QueryException>(() => host.Engine.StartAsync(text, NoParameters));
+
+        Assert.Contains("$missing", error.Detail, StringComparison.Ordinal);
+        Assert.Empty(host.Indexes.GetStatuses());
+    }
+
     [Fact]
     public async Task A_field_only_the_newest_documents_have_is_known()
     {
