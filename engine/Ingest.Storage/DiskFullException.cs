@@ -26,14 +26,61 @@ public sealed class DiskFullException : IOException
     {
     }
 
-    internal DiskFullException(string filePath, IOException innerException)
-        : base($"The disk holding '{filePath}' is full: {innerException.Message}. Free space; the store resumes writing by itself.", innerException)
+    internal DiskFullException(string filePath, IOException innerException, long? bytesNeeded = null)
+        : this(filePath, innerException, bytesNeeded, FreeBytes(filePath))
+    {
+    }
+
+    private DiskFullException(string filePath, IOException innerException, long? bytesNeeded, long? bytesFree)
+        : base(Describe(filePath, innerException, bytesNeeded, bytesFree), innerException)
     {
         FilePath = filePath;
+        BytesNeeded = bytesNeeded;
+        BytesFree = bytesFree;
     }
 
     /// <summary>The file whose write failed, when known.</summary>
     public string? FilePath { get; }
+
+    /// <summary>
+    /// How many free bytes the failed write needs (the next journal file, the pages waiting to be flushed), when known:
+    /// writing resumes once the file system has that much free, not merely some.
+    /// </summary>
+    public long? BytesNeeded { get; }
+
+    /// <summary>The file system's free bytes when the write failed, when known.</summary>
+    public long? BytesFree { get; }
+
+    /// <summary>Bytes the file system holding <paramref name="path"/> has free for this process, or null when it cannot say.</summary>
+    public static long? FreeBytes(string path)
+    {
+        try
+        {
+            var directory = System.IO.Directory.Exists(path) ? path : System.IO.Path.GetDirectoryName(path);
+            return directory is null ? null : new DriveInfo(directory).AvailableFreeSpace;
+        }
+        catch (Exception ex) when (ex is IOException or ArgumentException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>"64.0 MiB": a byte count as an operator reads it.</summary>
+    public static string FormatBytes(long bytes) =>
+        bytes >= 1L << 30 ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{bytes / (double)(1L << 30):0.0} GiB")
+        : bytes >= 1L << 20 ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{bytes / (double)(1L << 20):0.0} MiB")
+        : string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{bytes / 1024.0:0.0} KiB");
+
+    private static string Describe(string filePath, IOException inner, long? needed, long? free)
+    {
+        var room = (needed, free) switch
+        {
+            ({ } n, { } f) => $" Writing needs {FormatBytes(n)} free ({n} bytes) on that file system, which has {FormatBytes(f)}; free at least {FormatBytes(Math.Max(0, n - f))} more and the store resumes writing by itself.",
+            ({ } n, null) => $" Writing needs {FormatBytes(n)} free ({n} bytes) on that file system; the store resumes writing by itself once it has.",
+            _ => " Free space; the store resumes writing by itself.",
+        };
+        return $"The disk holding '{filePath}' is full: {inner.Message}.{room}";
+    }
 
     /// <summary>Whether <paramref name="ex"/> says the file system is out of space.</summary>
     public static bool IsDiskFull(Exception ex) =>

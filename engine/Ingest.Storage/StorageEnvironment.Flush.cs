@@ -34,7 +34,7 @@ public sealed unsafe partial class StorageEnvironment
             {
                 // Flushing is idempotent and the pages stay in scratch memory and the journal: retry
                 // at the next interval. Commits go on meanwhile as long as the journal has room.
-                _flushFull = new DiskFullException(_data.Path, ex);
+                _flushFull = new DiskFullException(_data.Path, ex, (long)UnflushedPageCount * PageHeader.PageSize);
             }
 #pragma warning disable CA1031 // Any other failure stops flushing; the next BeginWrite reports it.
             catch (Exception ex)
@@ -67,7 +67,8 @@ public sealed unsafe partial class StorageEnvironment
         }
         catch (IOException ex) when (DiskFullException.IsDiskFull(ex))
         {
-            // Still full; the next interval tries again.
+            // Still full; the next interval tries again. The new failure has the free space as it is now.
+            _journalFull = ex as DiskFullException ?? new DiskFullException(Directory, ex);
         }
         finally
         {

@@ -90,7 +90,9 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
         var durable = options.SyncMode == SyncMode.Durable;
         _journal = new JournalWriter(
             directory, options.JournalFileSize, durable, scratch, nextJournalSequence, spareJournals, faults, (sequence, size) => data.RecordJournalCreated(sequence, size, durable));
-        _journal.PrepareFirstFile();
+        // On a full disk the environment still opens, for reads: DiskFull says why it cannot write
+        // and how much it needs, and the flusher's probe makes the file once there is room.
+        _journalFull = _journal.PrepareFirstFile();
         if (options.BackgroundFlush)
         {
             _flusher = new Thread(FlushLoop) { IsBackground = true, Name = "Ingest.Storage flusher" };
@@ -187,7 +189,7 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
         }
 
         var scratch = new ScratchMemory();
-        var faults = new WriteFaults();
+        var faults = options.Faults ?? new WriteFaults();
         StorageEnvironment? opened = null;
         DataFile? data = null;
         try
@@ -240,6 +242,14 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
                 AcceptedJournalLoss = recovery.Loss,
             };
             return opened;
+        }
+        catch (IOException ex) when (DiskFullException.IsDiskFull(ex) && ex is not DiskFullException)
+        {
+            // Replaying the journal writes the data file: with no room for that the store cannot open at all.
+            data?.Dispose();
+            scratch.Dispose();
+            lockFile.Dispose();
+            throw new DiskFullException(directory, ex);
         }
         catch
         {

@@ -27,6 +27,9 @@ public sealed class StorageOptions
     /// </summary>
     public bool AcceptJournalLoss { get; set; }
 
+    /// <summary>Tests make writes fail as on a full disk from the open on (the environment's <c>Faults</c> is this one).</summary>
+    internal Paging.WriteFaults? Faults { get; set; }
+
     /// <summary>Tests turn the background flusher off to keep records in the journal.</summary>
     internal bool BackgroundFlush { get; set; } = true;
 

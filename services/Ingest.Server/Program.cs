@@ -29,8 +29,9 @@ await using (app)
 
 return 0;
 
-// A bad setting stops the service with a message that names it, not a stack trace.
-static bool IsStartupProblem(Exception ex) => ex is OptionsValidationException or InvalidOperationException;
+// A bad setting stops the service with a message that names it, not a stack trace; so does a disk too full to open the
+// store at all (replaying its journal needs room in the data file). A disk merely too full to write opens read-only.
+static bool IsStartupProblem(Exception ex) => ex is OptionsValidationException or InvalidOperationException || Ingest.Storage.DiskFullException.IsDiskFull(ex);
 
 static async Task<int> CannotStartAsync(Exception ex)
 {

@@ -40,6 +40,40 @@ public sealed class DiskFullTests
     }
 
     [Fact]
+    public void An_environment_that_cannot_make_its_journal_at_open_opens_for_reads_and_writes_once_there_is_room()
+    {
+        using var dir = new TestDirectory();
+        using (var first = StorageEnvironment.Open(dir.Path, TestDirectory.Options()))
+        {
+            Put(first, "a");
+        }
+
+        // Every record is in the data file after a clean close: no journal file is needed, so none is left to reuse.
+        foreach (var journal in Directory.GetFiles(dir.Path, "journal.*"))
+        {
+            File.Delete(journal);
+        }
+
+        var options = TestDirectory.Options();
+        options.Faults = new Ingest.Storage.Paging.WriteFaults { DiskFull = true };
+        using var env = StorageEnvironment.Open(dir.Path, options);
+
+        var full = env.DiskFull;
+        Assert.NotNull(full);
+        Assert.Equal(options.JournalFileSize, full.BytesNeeded);
+        Assert.Contains($"Writing needs 256.0 KiB free ({options.JournalFileSize} bytes)", full.Message, StringComparison.Ordinal);
+        Assert.Equal(["a"], KeysIn(env));
+        var refused = Assert.Throws<DiskFullException>(() => Put(env, "b"));
+        Assert.Equal(options.JournalFileSize, refused.BytesNeeded);
+        Assert.Equal(["a"], KeysIn(env));
+
+        options.Faults.DiskFull = false;
+        WaitUntil(() => env.DiskFull is null);
+        Put(env, "b");
+        Assert.Equal(["a", "b"], KeysIn(env));
+    }
+
+    [Fact]
     public void Journal_write_on_a_full_disk_fails_with_DiskFull_and_nothing_of_it_is_visible()
     {
         using var dir = new TestDirectory();

@@ -25,6 +25,9 @@ internal sealed class Indexer : IAsyncDisposable
     // Bytes a string of n UTF-16 chars takes on the heap, beyond 2n: object header, method table, length, terminator.
     internal const int StringOverheadBytes = 22;
 
+    // How often an index whose disk is full tries to write again (the storage's flusher probes as often).
+    private static readonly TimeSpan DiskFullRetryInterval = TimeSpan.FromSeconds(1);
+
     private readonly DocumentStore _store;
     private readonly IndexStorage _storage;
     private readonly IndexingOptions _options;
@@ -48,6 +51,7 @@ internal sealed class Indexer : IAsyncDisposable
     private bool _retiring;
     private bool _storageDisposed;
     private string? _error;
+    private string? _diskFull;
 
     public Indexer(DocumentStore store, IndexStorage storage, string consumerName, IndexingOptions options, ILogger logger)
     {
@@ -78,6 +82,9 @@ internal sealed class Indexer : IAsyncDisposable
     public long LastIndexedEtag => Volatile.Read(ref _lastIndexedEtag);
 
     public string? Error => Volatile.Read(ref _error);
+
+    /// <summary>Why the index cannot write now (its disk is full), or null; it retries by itself and clears this once a batch is written.</summary>
+    public string? DiskFull => Volatile.Read(ref _diskFull);
 
     public long BatchesClosed => Volatile.Read(ref _batchesClosed);
 
@@ -253,6 +260,22 @@ internal sealed class Indexer : IAsyncDisposable
     private async Task RunAsync()
     {
         var ct = _stop.Token;
+        while (!await RunUntilDiskFullAsync(ct).ConfigureAwait(false))
+        {
+            try
+            {
+                await Task.Delay(DiskFullRetryInterval, ct).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+        }
+    }
+
+    /// <summary>Indexes until stopped or failed (true), or until the disk is full (false: the caller waits, then runs it again).</summary>
+    private async Task<bool> RunUntilDiskFullAsync(CancellationToken ct)
+    {
         try
         {
             await _store.RegisterConsumerAsync(ConsumerName).ConfigureAwait(false);
@@ -273,6 +296,8 @@ internal sealed class Indexer : IAsyncDisposable
                     continue;
                 }
 
+                Volatile.Write(ref _diskFull, null);
+
                 await ReportProgressAsync().ConfigureAwait(false);
             }
         }
@@ -288,11 +313,24 @@ internal sealed class Indexer : IAsyncDisposable
         {
             Fail(ex);
         }
+        catch (IOException ex) when (DiskFullException.IsDiskFull(ex) && !ct.IsCancellationRequested)
+        {
+            // A full disk is not damage: nothing of the failed batch was written, and the index goes on once
+            // there is room (the store's own writes wait the same way). Until then it is stale, and says why.
+            if (Interlocked.Exchange(ref _diskFull, ex.Message) is null)
+            {
+                Log.IndexWaitingForSpace(_logger, _storage.Definition.Name, ex.Message);
+            }
+
+            return false;
+        }
         catch (Exception ex) when (!ct.IsCancellationRequested)
         {
             // Anything else unexpected also stops this index (and only this one) with a visible error.
             Fail(ex);
         }
+
+        return true;
     }
 
     private async Task ReportProgressAsync()

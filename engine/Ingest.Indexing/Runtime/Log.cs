@@ -13,6 +13,9 @@ internal static partial class Log
     [LoggerMessage(EventId = 1102, Level = LogLevel.Information, Message = "Index '{Index}' rebuilt side by side (generation {Generation}) and swapped in")]
     public static partial void IndexSwapped(ILogger logger, string index, long generation);
 
+    [LoggerMessage(EventId = 1104, Level = LogLevel.Warning, Message = "Index '{Index}' cannot write, its disk is full; it goes on by itself once there is room: {Problem}")]
+    public static partial void IndexWaitingForSpace(ILogger logger, string index, string problem);
+
     [LoggerMessage(EventId = 1103, Level = LogLevel.Warning, Message = "Removed leftover index directory '{Directory}' that the catalog does not name")]
     public static partial void LeftoverRemoved(ILogger logger, string directory);
 }

@@ -79,16 +79,17 @@ internal sealed unsafe class JournalWriter : IDisposable
     /// <summary>
     /// Makes the file the next record goes to ready now (a spare renamed, or a new file zero-filled
     /// and synced) instead of in the first commit: on this VM that first commit took 50-130 ms, a
-    /// fifth of loading 40k documents into a fresh store. Best effort: if it fails (a full disk),
-    /// the first commit tries again and reports the error.
+    /// fifth of loading 40k documents into a fresh store. Best effort: if it fails, the first commit
+    /// tries again and reports the error; a full disk is returned, so the store can say at once
+    /// that it cannot write and how much space it needs.
     /// </summary>
-    public void PrepareFirstFile()
+    public DiskFullException? PrepareFirstFile()
     {
         lock (_filesLock)
         {
             if (_files.Count > 0)
             {
-                return;
+                return null;
             }
         }
 
@@ -96,10 +97,16 @@ internal sealed unsafe class JournalWriter : IDisposable
         {
             CreateFile(_fileSize);
         }
+        catch (DiskFullException full)
+        {
+            return full;
+        }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             // CreateFile left nothing behind (a half-made file is deleted, a spare keeps its name).
         }
+
+        return null;
     }
 
     /// <summary>The sequence number the next new journal file gets.</summary>
@@ -447,7 +454,17 @@ internal sealed unsafe class JournalWriter : IDisposable
     private JournalFile CreateFile(long size)
     {
         _createFailed = true;
-        var file = CreateOrRecycleFile(size);
+        JournalFile file;
+        try
+        {
+            file = CreateOrRecycleFile(size);
+        }
+        catch (IOException ex) when (DiskFullException.IsDiskFull(ex) && ex is not DiskFullException)
+        {
+            // The operator needs the size: freeing less than a whole journal file never lets writes resume.
+            throw new DiskFullException(_directory, ex, size);
+        }
+
         _createFailed = false;
         return file;
     }

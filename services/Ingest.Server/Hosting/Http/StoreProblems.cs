@@ -13,7 +13,13 @@ internal static class StoreProblems
             title: "The store's disk is full",
             detail: $"Nothing of this request was written. {ex.Message}",
             statusCode: StatusCodes.Status507InsufficientStorage,
-            type: DiskFullType);
+            type: DiskFullType,
+            extensions: new Dictionary<string, object?>
+            {
+                // For scripts that wait for room: writing resumes once the file system has this much free.
+                ["bytesNeeded"] = ex.BytesNeeded,
+                ["bytesFree"] = ex.BytesFree,
+            });
 
     public static IResult Damaged(StorageCorruptionException ex) =>
         TypedResults.Problem(
