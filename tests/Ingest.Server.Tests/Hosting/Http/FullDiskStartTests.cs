@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
 using Ingest.Server.Tests.Hosting;
+using Ingest.Server.Tests.Queries;
 using static Ingest.Server.Tests.Hosting.Http.ApiTestServer;
 using Xunit.Abstractions;
 
@@ -20,7 +21,7 @@ public sealed class FullDiskStartTests(ITestOutputHelper output)
     [Fact]
     public async Task A_server_started_on_a_full_disk_reads_refuses_writes_with_the_bytes_needed_and_writes_once_they_are_free()
     {
-        using var disk = SmallTmpfs.TryMount(megabytes: 100, output);
+        using var disk = SmallTmpfs.TryMount(megabytes: 200, output);
         if (disk is null)
         {
             return;
@@ -34,6 +35,8 @@ public sealed class FullDiskStartTests(ITestOutputHelper output)
                 using var put = await first.Client.PutAsync(Relative($"/docs/orders/{i}?collection=Orders"), Json($$"""{"Customer":"c{{i % 3}}","Total":{{i}}}"""));
                 Assert.Equal(HttpStatusCode.Created, put.StatusCode);
             }
+
+            await QueryTestKit.QueryAsync(first.Client, "from Orders where Customer = 'c1'");
         }
 
         // Every record is in the data files after a clean stop, so the journals are not needed: without them, the
@@ -82,10 +85,16 @@ public sealed class FullDiskStartTests(ITestOutputHelper output)
             await Task.Delay(50);
         }
 
-        using (var written = await server.Client.PutAsync(Relative("/docs/orders/new?collection=Orders"), Json("""{"Customer":"late"}""")))
+        using (var written = await server.Client.PutAsync(Relative("/docs/orders/new?collection=Orders"), Json("""{"Customer":"c1"}""")))
         {
             Assert.Equal(HttpStatusCode.Created, written.StatusCode);
         }
+
+        // The index waited for room instead of stopping: it takes in the new document.
+        var answer = await QueryTestKit.QueryAsync(server.Client, "from Orders where Customer = 'c1'");
+        Assert.Equal("Auto/Orders/ByCustomer", answer.GetProperty("indexName").GetString());
+        Assert.Contains("orders/new", QueryTestKit.Ids(answer));
+        Assert.Equal(8, answer.GetProperty("totalResults").GetInt64());
     }
 
     private static StringContent Json(string body) => new(body, System.Text.Encoding.UTF8, "application/json");
