@@ -1,3 +1,4 @@
+using Ingest.Documents.Compression;
 using Ingest.Documents.Records;
 using Ingest.Documents.Writing;
 using Ingest.Storage;
@@ -19,6 +20,7 @@ public sealed class DocumentStore : IDisposable
     private readonly StorageEnvironment _env;
     private readonly BatchValidator _validator;
     private readonly GroupCommitWriter _writer;
+    private readonly DecompressorPool _decompressors = new();
     private TaskCompletionSource _changed = NewSignal();
     private long _lastEtag;
     private int _disposed;
@@ -33,7 +35,7 @@ public sealed class DocumentStore : IDisposable
             _lastEtag = TransactionWriter.ReadState(read.OpenFixedSizeTree(TreeNames.State)).LastEtag;
         }
 
-        _writer = new GroupCommitWriter(env, options.MaxTransactionBytes, OnCommitted);
+        _writer = new GroupCommitWriter(env, options.MaxTransactionBytes, new TransactionWriter(new CompressionWriter(options, _decompressors)), OnCommitted);
     }
 
     /// <summary>The store's directory.</summary>
@@ -169,7 +171,7 @@ public sealed class DocumentStore : IDisposable
     public DocumentReader BeginRead()
     {
         ThrowIfDisposed();
-        return new DocumentReader(_env.BeginRead());
+        return new DocumentReader(_env.BeginRead(), _decompressors);
     }
 
     /// <summary>
@@ -367,6 +369,7 @@ public sealed class DocumentStore : IDisposable
         _writer.Dispose();
         Volatile.Read(ref _changed).TrySetException(new ObjectDisposedException(nameof(DocumentStore)));
         _env.Dispose();
+        _decompressors.Dispose();
     }
 
     private static TaskCompletionSource NewSignal() => new(TaskCreationOptions.RunContinuationsAsynchronously);
