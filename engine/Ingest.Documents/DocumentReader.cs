@@ -219,6 +219,17 @@ public sealed class DocumentReader : IDisposable
         return new DocumentStoreStats(state.LastEtag, state.DocumentCount, state.TombstoneCount, state.DocumentBytes, state.DeadLetterCount, collections);
     }
 
+    /// <summary>
+    /// Reads every live document of this snapshot as a reader would: compressed ones must decompress with a
+    /// dictionary the store holds to their recorded length; dictionary reference counts and stored-bytes
+    /// counters must match the documents. Each problem names the document or dictionary.
+    /// </summary>
+    public DocumentVerificationReport VerifyDocuments()
+    {
+        ThrowIfDisposed();
+        return DocumentVerifier.Verify(_tx, _decompressors);
+    }
+
     public void Dispose()
     {
         if (!_disposed)
