@@ -21,6 +21,7 @@ public sealed class DocumentStore : IDisposable
     private readonly BatchValidator _validator;
     private readonly GroupCommitWriter _writer;
     private readonly DecompressorPool _decompressors = new();
+    private readonly BatchCompressor _compressor;
     private TaskCompletionSource _changed = NewSignal();
     private long _lastEtag;
     private int _disposed;
@@ -35,7 +36,8 @@ public sealed class DocumentStore : IDisposable
             _lastEtag = TransactionWriter.ReadState(read.OpenFixedSizeTree(TreeNames.State)).LastEtag;
         }
 
-        _writer = new GroupCommitWriter(env, options.MaxTransactionBytes, new TransactionWriter(new CompressionWriter(options, _decompressors)), OnCommitted);
+        _compressor = new BatchCompressor(options, LoadDictionary);
+        _writer = new GroupCommitWriter(env, options.MaxTransactionBytes, new TransactionWriter(new CompressionWriter(options, _decompressors, _compressor)), OnCommitted);
     }
 
     /// <summary>The store's directory.</summary>
@@ -152,6 +154,7 @@ public sealed class DocumentStore : IDisposable
         try
         {
             _validator.Validate(batch);
+            _compressor.Compress(batch);
             var pending = new PendingBatch(batch, _writer, predecessor);
             _writer.Enqueue(pending);
             batch.LastWrite = pending;
@@ -370,6 +373,7 @@ public sealed class DocumentStore : IDisposable
         Volatile.Read(ref _changed).TrySetException(new ObjectDisposedException(nameof(DocumentStore)));
         _env.Dispose();
         _decompressors.Dispose();
+        _compressor.Dispose();
     }
 
     private static TaskCompletionSource NewSignal() => new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -397,6 +401,16 @@ public sealed class DocumentStore : IDisposable
 
         Volatile.Write(ref _lastEtag, lastEtag);
         Interlocked.Exchange(ref _changed, NewSignal()).TrySetResult();
+    }
+
+    /// <summary>A dictionary's bytes as the last commit holds them, for callers' compression contexts; null if it holds none with that id.</summary>
+    private byte[]? LoadDictionary(uint id)
+    {
+        using var read = _env.BeginRead();
+        var tree = read.OpenTree(TreeNames.Dictionaries);
+        Span<byte> key = stackalloc byte[4];
+        DictionaryRecord.WriteKey(key, id);
+        return tree != null && tree.TryGet(key, out var value) ? DictionaryRecord.Read(value).Dictionary(value).ToArray() : null;
     }
 
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);

@@ -1,5 +1,4 @@
 using Ingest.Documents.Records;
-using Ingest.Storage.Trees;
 using ZstdSharp;
 using ZstdSharp.Unsafe;
 
@@ -10,29 +9,29 @@ namespace Ingest.Documents.Compression;
 /// dictionary digested once), and one output buffer. A body is stored compressed only when that saves at
 /// least a sixteenth of it; the frame is capped at that size, so an incompressible body costs one failed
 /// attempt and no copy. Frames are magicless and carry neither the content size nor the dictionary id:
-/// <see cref="CompressedBodyHeader"/> has both. Not thread-safe.
+/// <see cref="CompressedBodyHeader"/> has both. Not thread-safe: the writer has one, and callers' threads
+/// rent them from <see cref="BatchCompressor"/>.
 /// </summary>
-internal sealed class BodyCompressor(DocumentStoreOptions options) : IDisposable
+/// <param name="options">The level and the smallest body compressed.</param>
+/// <param name="load">A dictionary's bytes by id, the first time it is used; null when the store does not hold it.</param>
+internal sealed class BodyCompressor(DocumentStoreOptions options, Func<uint, byte[]?> load) : IDisposable
 {
+    private const int MaxContexts = 8;
+
     private const int LargeBufferBytes = 1024 * 1024;
 
     private readonly Dictionary<uint, Compressor> _contexts = [];
     private byte[] _output = new byte[4096];
 
     /// <summary>
-    /// Compresses <paramref name="json"/> with dictionary <paramref name="dictionaryId"/> (0: none), read from
-    /// <paramref name="dictionaries"/> the first time. Returns the stored body (header and frame, valid until
-    /// the next call), or an empty span when the body is better stored raw.
+    /// Compresses <paramref name="json"/> with dictionary <paramref name="dictionaryId"/> (0: none). Returns the
+    /// stored body (header and frame, valid until the next call), or an empty span when the body is better stored raw.
     /// </summary>
-    public ReadOnlySpan<byte> Compress(ReadOnlySpan<byte> json, uint dictionaryId, Tree? dictionaries)
+    /// <exception cref="InvalidDataException">The dictionary is not in the store.</exception>
+    public ReadOnlySpan<byte> Compress(ReadOnlySpan<byte> json, uint dictionaryId)
     {
-        if (json.Length < options.CompressionMinimumBytes)
-        {
-            return default;
-        }
-
-        var limit = json.Length - Math.Max(1, json.Length / 16);
-        if (limit <= CompressedBodyHeader.Size)
+        var limit = Limit(json);
+        if (limit == 0)
         {
             return default;
         }
@@ -42,15 +41,39 @@ internal sealed class BodyCompressor(DocumentStoreOptions options) : IDisposable
             _output = new byte[Math.Max(limit, _output.Length * 2)];
         }
 
-        var context = Context(dictionaryId, dictionaries);
-        if (!context.TryWrap(json, _output.AsSpan(CompressedBodyHeader.Size, limit - CompressedBodyHeader.Size), out var written))
+        return CompressInto(json, dictionaryId, _output.AsSpan(0, limit));
+    }
+
+    /// <summary>As <see cref="Compress(ReadOnlySpan{byte}, uint)"/>, into <paramref name="destination"/>, which must hold <see cref="Limit"/> bytes.</summary>
+    public Span<byte> CompressInto(ReadOnlySpan<byte> json, uint dictionaryId, Span<byte> destination)
+    {
+        var limit = Limit(json);
+        if (limit == 0 || destination.Length < limit)
+        {
+            return default;
+        }
+
+        var context = Context(dictionaryId);
+        if (!context.TryWrap(json, destination[CompressedBodyHeader.Size..limit], out var written))
         {
             return default; // did not fit in the saving we ask for: incompressible enough to store raw
         }
 
         var header = new CompressedBodyHeader { DictionaryId = dictionaryId, UncompressedLength = json.Length };
-        RecordIO.Write(_output, in header);
-        return _output.AsSpan(0, CompressedBodyHeader.Size + written);
+        RecordIO.Write(destination, in header);
+        return destination[..(CompressedBodyHeader.Size + written)];
+    }
+
+    /// <summary>The most a compressed body of <paramref name="json"/> may take (a sixteenth less than the JSON), or 0 when it is stored raw anyway.</summary>
+    public int Limit(ReadOnlySpan<byte> json)
+    {
+        if (json.Length < options.CompressionMinimumBytes)
+        {
+            return 0;
+        }
+
+        var limit = json.Length - Math.Max(1, json.Length / 16);
+        return limit <= CompressedBodyHeader.Size ? 0 : limit;
     }
 
     /// <summary>Makes <paramref name="dictionary"/> the one of <paramref name="id"/> (an id a rolled-back training had is given again).</summary>
@@ -89,17 +112,37 @@ internal sealed class BodyCompressor(DocumentStoreOptions options) : IDisposable
         _contexts.Clear();
     }
 
-    private Compressor Context(uint id, Tree? dictionaries)
+    /// <summary>Whether a context for <paramref name="id"/> is ready or its dictionary can be loaded.</summary>
+    public bool CanUse(uint id)
+    {
+        try
+        {
+            Context(id);
+            return true;
+        }
+        catch (InvalidDataException)
+        {
+            return false;
+        }
+    }
+
+    private Compressor Context(uint id)
     {
         if (_contexts.TryGetValue(id, out var context))
         {
             return context;
         }
 
-        context = NewContext();
-        if (id != 0)
+        var dictionary = id == 0 ? null : load(id) ?? throw new InvalidDataException($"Dictionary {id} is not in the store.");
+        if (_contexts.Count >= MaxContexts)
         {
-            context.LoadDictionary(DecompressorPool.LoadDictionary(id, dictionaries));
+            Dispose(); // retrained many times since: start over with the dictionaries in use now
+        }
+
+        context = NewContext();
+        if (dictionary != null)
+        {
+            context.LoadDictionary(dictionary);
         }
 
         _contexts[id] = context;

@@ -26,6 +26,13 @@ internal struct BatchOperation
     /// <summary>A put whose caller already validated the JSON (<see cref="WriteBatch.PutValidated"/>): only its size is checked.</summary>
     public bool BodyValidated;
 
+    /// <summary>A put whose body the caller's thread compressed: its stored body (header and frame) lies in the batch's buffer here (0: not compressed).</summary>
+    public int StoredOffset;
+    public int StoredLength;
+
+    /// <summary>The dictionary that stored body was compressed with.</summary>
+    public uint StoredDictionary;
+
     /// <summary>The collection, resolved by validation (puts only).</summary>
     public CollectionName? CollectionName;
 }

@@ -1,3 +1,4 @@
+using System.Text;
 using Ingest.Documents.Compression;
 using Ingest.Documents.Records;
 using Ingest.Storage;
@@ -36,13 +37,16 @@ internal sealed class CompressionWriter : IDisposable
     private FixedSizeTree? _references;
     private readonly DocumentStoreOptions _options;
     private readonly DecompressorPool _pool;
+    private readonly BatchCompressor _callers;
+    private readonly HashSet<uint> _present = [];
     private long _nowTicks;
 
-    public CompressionWriter(DocumentStoreOptions options, DecompressorPool pool)
+    public CompressionWriter(DocumentStoreOptions options, DecompressorPool pool, BatchCompressor callers)
     {
         _options = options;
         _pool = pool;
-        _compressor = new BodyCompressor(options);
+        _callers = callers;
+        _compressor = new BodyCompressor(options, LoadDictionary);
         _decoder = new BodyDecoder(_trainingPool);
     }
 
@@ -54,6 +58,7 @@ internal sealed class CompressionWriter : IDisposable
         _dictionaries = null;
         _references = null;
         _referenceChanges.Clear();
+        _present.Clear();
         _decoder.Reset();
         _trainingPool.Clear();
     }
@@ -70,20 +75,37 @@ internal sealed class CompressionWriter : IDisposable
             // Written before compression existed (or new): every body it holds is raw JSON.
             collection.Compression = new CompressionStateRecord { StoredBytes = collection.Stats.Bytes };
         }
+
+        _callers.Publish(Encoding.UTF8.GetString(collection.FoldedUtf8), collection.Compression.DictionaryId);
     }
 
     /// <summary>
     /// The body to store for <paramref name="json"/>: compressed (and <paramref name="flags"/> has
     /// <see cref="DocumentFlags.Compressed"/>) or the JSON itself. The span is valid until the next call.
     /// </summary>
-    public ReadOnlySpan<byte> Encode(CollectionEntry collection, ReadOnlySpan<byte> json, out DocumentFlags flags)
+    /// <param name="collection">The put's collection.</param>
+    /// <param name="json">The body as put.</param>
+    /// <param name="precompressed">The body the caller's thread compressed (<see cref="BatchCompressor"/>), or empty.</param>
+    /// <param name="precompressedDictionary">The dictionary it used.</param>
+    /// <param name="flags">Compressed, or none.</param>
+    public ReadOnlySpan<byte> Encode(CollectionEntry collection, ReadOnlySpan<byte> json, ReadOnlySpan<byte> precompressed, uint precompressedDictionary, out DocumentFlags flags)
     {
         flags = DocumentFlags.None;
         var stored = json;
         if (_options.Compression)
         {
             var dictionaryId = collection.Compression.DictionaryId;
-            var compressed = _compressor.Compress(json, dictionaryId, dictionaryId == 0 ? null : Dictionaries);
+            ReadOnlySpan<byte> compressed;
+            if (!precompressed.IsEmpty && (precompressedDictionary == 0 || Present(precompressedDictionary)))
+            {
+                compressed = precompressed;
+                dictionaryId = precompressedDictionary;
+            }
+            else
+            {
+                compressed = _compressor.Compress(json, dictionaryId);
+            }
+
             if (!compressed.IsEmpty)
             {
                 stored = compressed;
@@ -168,6 +190,7 @@ internal sealed class CompressionWriter : IDisposable
                 DictionaryRecord.WriteKey(key, id);
                 Dictionaries.Delete(key);
                 References.Delete(id);
+                _present.Remove(id);
                 _compressor.Forget(id);
                 _pool.Drop(id);
             }
@@ -193,6 +216,32 @@ internal sealed class CompressionWriter : IDisposable
     private Tree Dictionaries => _dictionaries ??= _tx.CreateTree(TreeNames.Dictionaries);
 
     private FixedSizeTree References => _references ??= _tx.CreateFixedSizeTree(TreeNames.DictionaryReferences, sizeof(long));
+
+    /// <summary>Whether dictionary <paramref name="id"/> is in the store (a caller may have compressed with one a retraining since dropped).</summary>
+    private bool Present(uint id)
+    {
+        if (_present.Contains(id))
+        {
+            return true;
+        }
+
+        Span<byte> key = stackalloc byte[4];
+        DictionaryRecord.WriteKey(key, id);
+        if (!Dictionaries.TryGet(key, out _))
+        {
+            return false;
+        }
+
+        _present.Add(id);
+        return true;
+    }
+
+    private byte[]? LoadDictionary(uint id)
+    {
+        Span<byte> key = stackalloc byte[4];
+        DictionaryRecord.WriteKey(key, id);
+        return Dictionaries.TryGet(key, out var value) ? DictionaryRecord.Read(value).Dictionary(value).ToArray() : null;
+    }
 
     private void Reference(uint id, long change)
     {
@@ -264,6 +313,8 @@ internal sealed class CompressionWriter : IDisposable
         state.DictionaryId = id;
         state.TrainedRatioPpm = withDictionary * 1_000_000 / Math.Max(1, jsonBytes);
         collection.CompressionDirty = true;
+        _present.Add(id);
+        _callers.Publish(Encoding.UTF8.GetString(collection.FoldedUtf8), id);
         Reference(previous, 0); // checked at End: dropped there if no document uses it any more
         _referenceChanges.TryAdd(id, 0);
         _samples.Clear();
@@ -308,7 +359,7 @@ internal sealed class CompressionWriter : IDisposable
         long stored = 0;
         foreach (var sample in _samples)
         {
-            var compressed = _compressor.Compress(sample, id, Dictionaries);
+            var compressed = _compressor.Compress(sample, id);
             stored += compressed.IsEmpty ? sample.Length : compressed.Length;
         }
 

@@ -144,7 +144,8 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
         }
 
         var json = batch.Bytes(op.PayloadOffset, op.PayloadLength);
-        var body = compression.Encode(collection, json, out var flags);
+        var precompressed = op.StoredLength > 0 ? batch.Bytes(op.StoredOffset, op.StoredLength) : default;
+        var body = compression.Encode(collection, json, precompressed, op.StoredDictionary, out var flags);
         var idBytes = Encoding.UTF8.GetByteCount(op.Name);
         var size = DocumentRecord.Size + idBytes + name.Utf8.Length + body.Length;
         var value = Buffer(size);

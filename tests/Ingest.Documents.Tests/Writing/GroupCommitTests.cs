@@ -136,7 +136,7 @@ public sealed class GroupCommitTests(ITestOutputHelper output)
         using var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options().Storage);
         var commits = 0;
         using var decompressors = new DecompressorPool();
-        using var writer = new GroupCommitWriter(env, long.MaxValue, new TransactionWriter(new CompressionWriter(TestDirectory.Options(), decompressors)), _ =>
+        using var writer = new GroupCommitWriter(env, long.MaxValue, new TransactionWriter(new CompressionWriter(TestDirectory.Options(), decompressors, new BatchCompressor(TestDirectory.Options(), _ => null))), _ =>
         {
             if (Interlocked.Increment(ref commits) == 2)
             {
