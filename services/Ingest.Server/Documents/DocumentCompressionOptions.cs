@@ -11,7 +11,7 @@ public sealed class DocumentCompressionOptions
     public const string SectionName = "Ingest:Documents";
 
     /// <summary>Store bodies zstd-compressed, with a dictionary per collection. Off: new bodies are stored raw (compressed ones still read).</summary>
-    public bool Compression { get; set; } = true;
+    public bool Compression { get; set; }
 
     /// <summary>The zstd level, 1 (fastest) to 19 (smallest).</summary>
     public int CompressionLevel { get; set; } = 3;

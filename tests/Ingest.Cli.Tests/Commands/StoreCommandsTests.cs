@@ -62,7 +62,7 @@ public sealed class StoreCommandsTests : IDisposable
     [Fact]
     public async Task Verify_decompresses_every_document_and_names_a_damaged_compressed_one()
     {
-        var options = new Ingest.Documents.DocumentStoreOptions { DictionaryTrainingDocuments = 50, Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe, JournalFileSize = 256 * 1024 } };
+        var options = new Ingest.Documents.DocumentStoreOptions { Compression = true, DictionaryTrainingDocuments = 50, Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe, JournalFileSize = 256 * 1024 } };
         long etag;
         using (var store = Ingest.Documents.DocumentStore.Open(StorePath, options))
         {

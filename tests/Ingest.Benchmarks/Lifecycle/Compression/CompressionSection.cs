@@ -217,17 +217,28 @@ internal sealed class CompressionSection : ILifecycleSection
         string ratio;
         using (var store = DocumentStore.Open(dir, options))
         {
-            var batch = new WriteBatch();
+            // Two batches in flight, as the server's batch writer keeps them (Ingest:Batching:MaxPendingBatches 2):
+            // the next batch is validated (and compressed) on this thread while the writer commits the last one.
+            WriteBatch[] batches = [new(), new()];
+            Task?[] inFlight = [null, null];
             var started = Stopwatch.GetTimestamp();
-            for (var from = 0; from < count; from += BatchSize)
+            for (int from = 0, n = 0; from < count; from += BatchSize, n++)
             {
+                var slot = n % 2;
+                inFlight[slot]?.GetAwaiter().GetResult();
+                var batch = batches[slot];
                 batch.Clear();
                 for (var i = from; i < Math.Min(count, from + BatchSize); i++)
                 {
                     batch.Put(data.Ids[i], OrderDataset.Collection, data.Bodies[i]);
                 }
 
-                store.Write(batch);
+                inFlight[slot] = store.WriteAsync(batch);
+            }
+
+            foreach (var task in inFlight)
+            {
+                task?.GetAwaiter().GetResult();
             }
 
             seconds = Stopwatch.GetElapsedTime(started).TotalSeconds;
