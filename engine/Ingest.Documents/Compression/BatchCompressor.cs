@@ -41,14 +41,17 @@ internal sealed class BatchCompressor(DocumentStoreOptions options, Func<uint, b
                 }
 
                 op.StoredLength = 0;
+                op.CompressionTried = true;
                 var json = batch.Bytes(op.PayloadOffset, op.PayloadLength);
                 var limit = compressor.Limit(json);
+                var dictionaryId = _current.GetValueOrDefault(op.CollectionName!.Folded);
+                op.StoredDictionary = dictionaryId;
                 if (limit > 0)
                 {
-                    var dictionaryId = _current.GetValueOrDefault(op.CollectionName!.Folded);
                     if (dictionaryId != 0 && !compressor.CanUse(dictionaryId))
                     {
                         dictionaryId = 0; // published but not committed (or dropped since): no dictionary this time
+                        op.StoredDictionary = 0;
                     }
 
                     var destination = batch.ReserveKey(limit, out var offset);
@@ -58,7 +61,6 @@ internal sealed class BatchCompressor(DocumentStoreOptions options, Func<uint, b
                         batch.AdvancePastKey(stored.Length);
                         op.StoredOffset = offset;
                         op.StoredLength = stored.Length;
-                        op.StoredDictionary = dictionaryId;
                     }
                 }
 

@@ -30,8 +30,11 @@ internal struct BatchOperation
     public int StoredOffset;
     public int StoredLength;
 
-    /// <summary>The dictionary that stored body was compressed with.</summary>
+    /// <summary>The dictionary the caller's thread compressed with (or would have: a body that did not pay is stored raw).</summary>
     public uint StoredDictionary;
+
+    /// <summary>The caller's thread tried to compress this put: an empty stored body then means "store it raw".</summary>
+    public bool CompressionTried;
 
     /// <summary>The collection, resolved by validation (puts only).</summary>
     public CollectionName? CollectionName;

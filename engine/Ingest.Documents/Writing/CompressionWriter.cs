@@ -87,37 +87,42 @@ internal sealed class CompressionWriter : IDisposable
     /// </summary>
     /// <param name="collection">The put's collection.</param>
     /// <param name="json">The body as put.</param>
-    /// <param name="precompressed">The body the caller's thread compressed (<see cref="BatchCompressor"/>), or empty.</param>
-    /// <param name="precompressedDictionary">The dictionary it used.</param>
+    /// <param name="op">The put: whether the caller's thread tried to compress it (<see cref="BatchCompressor"/>), with which dictionary.</param>
+    /// <param name="precompressed">The body the caller's thread compressed, or empty (not tried, or stored raw because it does not pay).</param>
     /// <param name="flags">Compressed, or none.</param>
-    public ReadOnlySpan<byte> Encode(CollectionEntry collection, ReadOnlySpan<byte> json, ReadOnlySpan<byte> precompressed, uint precompressedDictionary, out DocumentFlags flags)
+    public ReadOnlySpan<byte> Encode(CollectionEntry collection, ReadOnlySpan<byte> json, in BatchOperation op, ReadOnlySpan<byte> precompressed, out DocumentFlags flags)
     {
         flags = DocumentFlags.None;
         var stored = json;
         if (_options.Compression)
         {
-            var dictionaryId = collection.Compression.DictionaryId;
-            ReadOnlySpan<byte> compressed;
-            if (!precompressed.IsEmpty && (precompressedDictionary == 0 || Present(precompressedDictionary)))
+            var current = collection.Compression.DictionaryId;
+            var used = current;
+            ReadOnlySpan<byte> compressed = default;
+            if (!op.CompressionTried || (!precompressed.IsEmpty && op.StoredDictionary != 0 && !Present(op.StoredDictionary)))
             {
-                compressed = precompressed;
-                dictionaryId = precompressedDictionary;
+                compressed = _compressor.Compress(json, current); // not tried, or with a dictionary a retraining dropped since
             }
             else
             {
-                compressed = _compressor.Compress(json, dictionaryId);
+                compressed = precompressed;
+                used = op.StoredDictionary;
             }
 
             if (!compressed.IsEmpty)
             {
                 stored = compressed;
                 flags = DocumentFlags.Compressed;
-                Reference(dictionaryId, +1);
+                Reference(used, +1);
             }
 
-            collection.Compression.WindowPuts++;
-            collection.Compression.WindowJsonBytes += json.Length;
-            collection.Compression.WindowStoredBytes += stored.Length;
+            // The window judges the current dictionary: bodies a caller compressed before it was trained do not count.
+            if (used == current)
+            {
+                collection.Compression.WindowPuts++;
+                collection.Compression.WindowJsonBytes += json.Length;
+                collection.Compression.WindowStoredBytes += stored.Length;
+            }
         }
 
         collection.Compression.StoredBytes += stored.Length;

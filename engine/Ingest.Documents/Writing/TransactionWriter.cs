@@ -145,7 +145,7 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
 
         var json = batch.Bytes(op.PayloadOffset, op.PayloadLength);
         var precompressed = op.StoredLength > 0 ? batch.Bytes(op.StoredOffset, op.StoredLength) : default;
-        var body = compression.Encode(collection, json, precompressed, op.StoredDictionary, out var flags);
+        var body = compression.Encode(collection, json, in op, precompressed, out var flags);
         var idBytes = Encoding.UTF8.GetByteCount(op.Name);
         var size = DocumentRecord.Size + idBytes + name.Utf8.Length + body.Length;
         var value = Buffer(size);
