@@ -222,6 +222,40 @@ public sealed class CompressionTests
         }
     }
 
+    [Fact]
+    public void Reading_compressed_bodies_allocates_nothing_per_document()
+    {
+        using var dir = new TestDirectory();
+        using var store = DocumentStore.Open(dir.Path, Options(trainAfter: 100));
+        Put(store, "logs/a/", 0, 100, LogA);
+        Put(store, "logs/a/", 100, 400, LogA); // compressed with the dictionary the first 100 trained
+        using var reader = store.BeginRead();
+        var ids = Enumerable.Range(100, 400).Select(i => "logs/a/" + i.ToString(CultureInfo.InvariantCulture)).ToArray();
+        long total = 0;
+        foreach (var id in ids.AsSpan(0, 50))
+        {
+            Assert.True(reader.TryGet(id, out var view)); // warm-up: the reader's buffer and decompression context
+            total += view.Body.Length;
+        }
+
+        // No assertion inside the measured loop: xunit's comparers allocate.
+        var compressed = 0;
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        foreach (var id in ids)
+        {
+            if (reader.TryGet(id, out var view) && (view.Flags & DocumentFlags.Compressed) != 0)
+            {
+                compressed++;
+                total += view.Body.Length;
+            }
+        }
+
+        var perDocument = (double)(GC.GetAllocatedBytesForCurrentThread() - before) / ids.Length;
+        Assert.Equal(ids.Length, compressed);
+        Assert.True(perDocument < 1, $"{perDocument:N1} B allocated per compressed body read");
+        Assert.True(total > 0);
+    }
+
     internal static string LogA(int i) => string.Create(
         CultureInfo.InvariantCulture,
         $"{{\"ts\":\"2026-11-27T10:{i % 60:00}:{i % 59:00}.{i % 1000:000}Z\",\"level\":\"{(i % 7 == 0 ? "WARN" : "INFO")}\",\"service\":\"checkout\",\"host\":\"web-{i % 4}\",\"message\":\"order {i} paid in {i % 300} ms by customer {i % 97}\",\"traceId\":\"{i * 7919:x16}\"}}");
