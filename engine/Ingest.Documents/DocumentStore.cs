@@ -407,10 +407,7 @@ public sealed class DocumentStore : IDisposable
     private byte[]? LoadDictionary(uint id)
     {
         using var read = _env.BeginRead();
-        var tree = read.OpenTree(TreeNames.Dictionaries);
-        Span<byte> key = stackalloc byte[4];
-        DictionaryRecord.WriteKey(key, id);
-        return tree != null && tree.TryGet(key, out var value) ? DictionaryRecord.Read(value).Dictionary(value).ToArray() : null;
+        return DictionaryRecord.Load(read.OpenTree(TreeNames.Dictionaries), id);
     }
 
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);

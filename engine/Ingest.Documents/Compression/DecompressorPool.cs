@@ -87,15 +87,6 @@ internal sealed class DecompressorPool : IDisposable
     }
 
     /// <summary>The bytes of dictionary <paramref name="id"/> in this snapshot; a missing one is damage.</summary>
-    public static byte[] LoadDictionary(uint id, Tree? dictionaries)
-    {
-        Span<byte> key = stackalloc byte[4];
-        DictionaryRecord.WriteKey(key, id);
-        if (dictionaries == null || !dictionaries.TryGet(key, out var value))
-        {
-            throw new InvalidDataException($"A compressed document names dictionary {id}, which the store does not hold.");
-        }
-
-        return DictionaryRecord.Read(value).Dictionary(value).ToArray();
-    }
+    public static byte[] LoadDictionary(uint id, Tree? dictionaries) =>
+        DictionaryRecord.Load(dictionaries, id) ?? throw new InvalidDataException($"A compressed document names dictionary {id}, which the store does not hold.");
 }

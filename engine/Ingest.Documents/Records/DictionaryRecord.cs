@@ -29,6 +29,14 @@ internal struct DictionaryRecord
 
     public readonly ReadOnlySpan<byte> Dictionary(ReadOnlySpan<byte> value) => value[(Size + CollectionLength)..];
 
+    /// <summary>The bytes of dictionary <paramref name="id"/> in <paramref name="dictionaries"/> (docs/dictionaries of some snapshot), or null.</summary>
+    public static byte[]? Load(Ingest.Storage.Trees.Tree? dictionaries, uint id)
+    {
+        Span<byte> key = stackalloc byte[4];
+        WriteKey(key, id);
+        return dictionaries != null && dictionaries.TryGet(key, out var value) ? Read(value).Dictionary(value).ToArray() : null;
+    }
+
     /// <summary>The key of dictionary <paramref name="id"/>: 4 bytes big-endian, so keys sort by id.</summary>
     public static void WriteKey(Span<byte> key, uint id) => System.Buffers.Binary.BinaryPrimitives.WriteUInt32BigEndian(key, id);
 }

@@ -243,12 +243,7 @@ internal sealed class CompressionWriter : IDisposable
         return true;
     }
 
-    private byte[]? LoadDictionary(uint id)
-    {
-        Span<byte> key = stackalloc byte[4];
-        DictionaryRecord.WriteKey(key, id);
-        return Dictionaries.TryGet(key, out var value) ? DictionaryRecord.Read(value).Dictionary(value).ToArray() : null;
-    }
+    private byte[]? LoadDictionary(uint id) => DictionaryRecord.Load(Dictionaries, id);
 
     private void Reference(uint id, long change)
     {
