@@ -66,13 +66,18 @@ public sealed class StoreCommandsTests : IDisposable
         long etag;
         using (var store = Ingest.Documents.DocumentStore.Open(StorePath, options))
         {
-            var batch = new Ingest.Documents.WriteBatch();
-            for (var i = 0; i < 80; i++)
+            // Two batches: the first trains the dictionary (its 50th put), the second is compressed with it.
+            foreach (var (from, to) in new[] { (0, 60), (60, 80) })
             {
-                batch.Put($"events/{i}", "Events", $"{{\"level\":\"info\",\"service\":\"checkout\",\"message\":\"order {i} paid after {i * 7} ms by customer {i % 13}\"}}");
+                var batch = new Ingest.Documents.WriteBatch();
+                for (var i = from; i < to; i++)
+                {
+                    batch.Put($"events/{i}", "Events", $"{{\"level\":\"info\",\"service\":\"checkout\",\"message\":\"order {i} paid after {i * 7} ms by customer {i % 13}\"}}");
+                }
+
+                await store.WriteAsync(batch);
             }
 
-            await store.WriteAsync(batch);
             using var reader = store.BeginRead();
             Assert.True(reader.TryGet("events/70", out var view));
             Assert.Equal(Ingest.Documents.DocumentFlags.Compressed, view.Flags);
