@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Text;
+using Ingest.Documents.Compression;
 using Ingest.Documents.Ids;
 using Ingest.Documents.Reading;
 using Ingest.Documents.Records;
@@ -12,21 +13,27 @@ namespace Ingest.Documents;
 /// <summary>
 /// A consistent snapshot of the store: every read through it sees the last commit before
 /// <see cref="DocumentStore.BeginRead"/>. Views and spans it returns are valid until it is
-/// disposed. Any number may be open, concurrently with writes; one reader is not thread-safe.
+/// disposed, except the <see cref="DocumentView.Body"/> of a compressed document: that one is decompressed
+/// into a buffer the reader owns and is valid until the body of another compressed document is read
+/// through the same reader (copy it first to keep two at once). Any number may be open, concurrently with writes; one reader is not thread-safe.
 /// Dispose it promptly: an open reader keeps the storage engine from recycling older pages.
 /// </summary>
 public sealed class DocumentReader : IDisposable
 {
     private readonly ReadTransaction _tx;
+    private readonly DecompressorPool _decompressors;
+    private BodyDecoder? _decoder;
+    private Tree? _dictionaries;
     private Tree? _ids;
     private Tree? _byEtag;
     private Tree? _tombstones;
     private bool _treesOpened;
     private bool _disposed;
 
-    internal DocumentReader(ReadTransaction tx)
+    internal DocumentReader(ReadTransaction tx, DecompressorPool decompressors)
     {
         _tx = tx;
+        _decompressors = decompressors;
     }
 
     /// <summary>The storage transaction id of the snapshot.</summary>
@@ -188,6 +195,7 @@ public sealed class DocumentReader : IDisposable
         var state = ReadState();
         var collections = new List<CollectionStats>();
         var tree = _tx.OpenTree(TreeNames.Collections);
+        var compression = _tx.OpenTree(TreeNames.Compression);
         if (tree != null)
         {
             var cursor = tree.CreateCursor();
@@ -195,11 +203,31 @@ public sealed class DocumentReader : IDisposable
             {
                 var value = cursor.Value;
                 var record = RecordIO.Read<CollectionStatsRecord>(value);
-                collections.Add(new CollectionStats(Encoding.UTF8.GetString(value[CollectionStatsRecord.Size..]), record.Count, record.Bytes, record.LastEtag));
+
+                // A collection no write has touched since compression existed holds raw JSON only.
+                var compressed = compression != null && compression.TryGet(cursor.Key, out var stateValue)
+                    ? RecordIO.Read<CompressionStateRecord>(stateValue)
+                    : new CompressionStateRecord { StoredBytes = record.Bytes };
+                collections.Add(new CollectionStats(Encoding.UTF8.GetString(value[CollectionStatsRecord.Size..]), record.Count, record.Bytes, record.LastEtag)
+                {
+                    StoredBodyBytes = compressed.StoredBytes,
+                    DictionaryId = compressed.DictionaryId,
+                });
             }
         }
 
         return new DocumentStoreStats(state.LastEtag, state.DocumentCount, state.TombstoneCount, state.DocumentBytes, state.DeadLetterCount, collections);
+    }
+
+    /// <summary>
+    /// Reads every live document of this snapshot as a reader would: compressed ones must decompress with a
+    /// dictionary the store holds to their recorded length; dictionary reference counts and stored-bytes
+    /// counters must match the documents. Each problem names the document or dictionary.
+    /// </summary>
+    public DocumentVerificationReport VerifyDocuments()
+    {
+        ThrowIfDisposed();
+        return DocumentVerifier.Verify(_tx, _decompressors);
     }
 
     public void Dispose()
@@ -207,11 +235,21 @@ public sealed class DocumentReader : IDisposable
         if (!_disposed)
         {
             _disposed = true;
+            _decoder?.Dispose();
             _tx.Dispose();
         }
     }
 
     internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(_disposed, this);
+
+    /// <summary>The JSON of a compressed body, in the reader's buffer (valid until the next compressed body is decoded).</summary>
+    internal ReadOnlySpan<byte> Decompress(long etag, ReadOnlySpan<byte> stored)
+    {
+        ThrowIfDisposed();
+        _dictionaries ??= _tx.OpenTree(TreeNames.Dictionaries);
+        _decoder ??= new BodyDecoder(_decompressors);
+        return _decoder.Decode(etag, stored, _dictionaries);
+    }
 
     private StoreStateRecord ReadState() => Writing.TransactionWriter.ReadState(_tx.OpenFixedSizeTree(TreeNames.State));
 

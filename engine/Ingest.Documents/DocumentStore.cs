@@ -1,3 +1,4 @@
+using Ingest.Documents.Compression;
 using Ingest.Documents.Records;
 using Ingest.Documents.Writing;
 using Ingest.Storage;
@@ -19,6 +20,8 @@ public sealed class DocumentStore : IDisposable
     private readonly StorageEnvironment _env;
     private readonly BatchValidator _validator;
     private readonly GroupCommitWriter _writer;
+    private readonly DecompressorPool _decompressors = new();
+    private readonly BatchCompressor _compressor;
     private TaskCompletionSource _changed = NewSignal();
     private long _lastEtag;
     private int _disposed;
@@ -33,7 +36,8 @@ public sealed class DocumentStore : IDisposable
             _lastEtag = TransactionWriter.ReadState(read.OpenFixedSizeTree(TreeNames.State)).LastEtag;
         }
 
-        _writer = new GroupCommitWriter(env, options.MaxTransactionBytes, OnCommitted);
+        _compressor = new BatchCompressor(options, LoadDictionary);
+        _writer = new GroupCommitWriter(env, options.MaxTransactionBytes, new TransactionWriter(new CompressionWriter(options, _decompressors, _compressor)), OnCommitted);
     }
 
     /// <summary>The store's directory.</summary>
@@ -150,6 +154,7 @@ public sealed class DocumentStore : IDisposable
         try
         {
             _validator.Validate(batch);
+            _compressor.Compress(batch);
             var pending = new PendingBatch(batch, _writer, predecessor);
             _writer.Enqueue(pending);
             batch.LastWrite = pending;
@@ -169,7 +174,7 @@ public sealed class DocumentStore : IDisposable
     public DocumentReader BeginRead()
     {
         ThrowIfDisposed();
-        return new DocumentReader(_env.BeginRead());
+        return new DocumentReader(_env.BeginRead(), _decompressors);
     }
 
     /// <summary>
@@ -367,6 +372,8 @@ public sealed class DocumentStore : IDisposable
         _writer.Dispose();
         Volatile.Read(ref _changed).TrySetException(new ObjectDisposedException(nameof(DocumentStore)));
         _env.Dispose();
+        _decompressors.Dispose();
+        _compressor.Dispose();
     }
 
     private static TaskCompletionSource NewSignal() => new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -394,6 +401,13 @@ public sealed class DocumentStore : IDisposable
 
         Volatile.Write(ref _lastEtag, lastEtag);
         Interlocked.Exchange(ref _changed, NewSignal()).TrySetResult();
+    }
+
+    /// <summary>A dictionary's bytes as the last commit holds them, for callers' compression contexts; null if it holds none with that id.</summary>
+    private byte[]? LoadDictionary(uint id)
+    {
+        using var read = _env.BeginRead();
+        return DictionaryRecord.Load(read.OpenTree(TreeNames.Dictionaries), id);
     }
 
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);

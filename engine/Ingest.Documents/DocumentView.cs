@@ -31,8 +31,22 @@ public readonly ref struct DocumentView
     /// <summary>The collection, UTF-8, in its original casing.</summary>
     public ReadOnlySpan<byte> CollectionUtf8 => _header.Collection(Value);
 
-    /// <summary>The JSON body, UTF-8; empty for a tombstone.</summary>
-    public ReadOnlySpan<byte> Body => _header.Body(Value);
+    /// <summary>
+    /// The JSON body, UTF-8; empty for a tombstone. A body stored compressed is decompressed into the reader's
+    /// buffer: valid until the body of another compressed document is read through the same reader.
+    /// </summary>
+    /// <exception cref="InvalidDataException">A compressed body is damaged or its dictionary is missing.</exception>
+    public ReadOnlySpan<byte> Body
+    {
+        get
+        {
+            var stored = _header.Body(Value);
+            return (_header.Flags & (uint)DocumentFlags.Compressed) == 0 ? stored : _reader.Decompress(Etag, stored);
+        }
+    }
+
+    /// <summary>The body's bytes as stored (compressed or not); what <see cref="Body"/> reads.</summary>
+    public ReadOnlySpan<byte> StoredBody => _header.Body(Value);
 
     /// <summary>Flags.</summary>
     public DocumentFlags Flags => (DocumentFlags)_header.Flags;

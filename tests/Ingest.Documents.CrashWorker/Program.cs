@@ -16,6 +16,9 @@ if (args.Length < 1)
 var seed = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : Environment.ProcessId;
 var options = new DocumentStoreOptions
 {
+    // Compressed, with dictionaries trained (and their reference counts changed) often enough that kills land among them.
+    Compression = true,
+    DictionaryTrainingDocuments = 50,
     Storage = new StorageOptions
     {
         SyncMode = SyncMode.Durable,

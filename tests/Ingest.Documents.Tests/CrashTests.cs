@@ -98,6 +98,11 @@ public sealed class CrashTests(ITestOutputHelper output)
         }
 
         Assert.Equal(liveCount, reader.GetStats().DocumentCount);
+
+        // Compressed bodies decompress; dictionary reference counts and stored-bytes counters match the documents.
+        var verified = reader.VerifyDocuments();
+        Assert.Empty(verified.Problems);
+        Assert.True(verified.CompressedDocuments > 0 || liveCount == 0, "the worker writes compressed documents");
         foreach (var ((p, b), _) in live)
         {
             Assert.True(b < positions[p], $"partition {p} batch {b} has documents but the stored next offset is {positions[p]}");

@@ -13,6 +13,17 @@ namespace Ingest.Documents.Records;
 /// </code>
 /// Little-endian, written and read raw with MemoryMarshal. The id and collection keep their
 /// original casing; tombstones have no body.
+/// <para>
+/// The body is the JSON as it arrived, or, with flag <see cref="DocumentFlags.Compressed"/> (4), a
+/// compressed body (records written before compression existed never have the flag and read as before):
+/// <code>
+///  body = +-----------------+---------------------+------------------------------------+
+///         | dictionary id   | uncompressed length | zstd frame (magicless, no content  |
+///         | u32 (0 = none)  | u32                 | size, no dictionary id)            |
+///         +-----------------+---------------------+------------------------------------+
+/// </code>
+/// See <see cref="CompressedBodyHeader"/>; the dictionary lives in docs/dictionaries (<see cref="DictionaryRecord"/>).
+/// </para>
 /// </summary>
 [StructLayout(LayoutKind.Sequential, Pack = 1)]
 internal struct DocumentRecord

@@ -12,6 +12,9 @@ namespace Ingest.Documents.Records;
 /// docs/sources         Tree           source (UTF-8), 0, partition (BE) -> SourcePositionRecord
 /// docs/dead-letters    Tree           id (BE)                     -> DeadLetterRecord + source + reason + raw
 /// docs/consumers       Tree           consumer name (UTF-8)       -> ConsumerRecord
+/// docs/compression     Tree           folded collection (UTF-8)   -> CompressionStateRecord
+/// docs/dictionaries    Tree           dictionary id (u32 BE)      -> DictionaryRecord + collection + zstd dictionary
+/// docs/dictionary-refs FixedSizeTree  dictionary id               -> documents compressed with it (i64); key 0: last id given
 /// </code>
 /// Documents live in etag order, so the changes feed is one sequential scan; the id tree is the
 /// index that finds a document's etag.
@@ -27,4 +30,7 @@ internal static class TreeNames
     public const string Sources = "docs/sources";
     public const string DeadLetters = "docs/dead-letters";
     public const string Consumers = "docs/consumers";
+    public const string Compression = "docs/compression";
+    public const string Dictionaries = "docs/dictionaries";
+    public const string DictionaryReferences = "docs/dictionary-refs";
 }

@@ -26,6 +26,16 @@ internal struct BatchOperation
     /// <summary>A put whose caller already validated the JSON (<see cref="WriteBatch.PutValidated"/>): only its size is checked.</summary>
     public bool BodyValidated;
 
+    /// <summary>A put whose body the caller's thread compressed: its stored body (header and frame) lies in the batch's buffer here (0: not compressed).</summary>
+    public int StoredOffset;
+    public int StoredLength;
+
+    /// <summary>The dictionary the caller's thread compressed with (or would have: a body that did not pay is stored raw).</summary>
+    public uint StoredDictionary;
+
+    /// <summary>The caller's thread tried to compress this put: an empty stored body then means "store it raw".</summary>
+    public bool CompressionTried;
+
     /// <summary>The collection, resolved by validation (puts only).</summary>
     public CollectionName? CollectionName;
 }

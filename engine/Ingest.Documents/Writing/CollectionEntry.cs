@@ -15,4 +15,8 @@ internal sealed class CollectionEntry(byte[] foldedUtf8, byte[] nameUtf8, FixedS
     public CollectionStatsRecord Stats = stats;
 
     public bool Dirty { get; set; }
+
+    public CompressionStateRecord Compression;
+
+    public bool CompressionDirty { get; set; }
 }

@@ -13,7 +13,7 @@ namespace Ingest.Documents.Writing;
 /// touched collections' counters in memory and writing them back once in <see cref="End"/>.
 /// Used by the writer thread only; reused across transactions.
 /// </summary>
-internal sealed class TransactionWriter
+internal sealed class TransactionWriter(CompressionWriter compression) : IDisposable
 {
     private readonly Dictionary<string, CollectionEntry> _collections = new(StringComparer.Ordinal);
     private byte[] _purgeKeys = new byte[EtagKey.Size * 1024];
@@ -42,6 +42,7 @@ internal sealed class TransactionWriter
         _collectionStats = tx.CreateTree(TreeNames.Collections);
         _stateTree = tx.CreateFixedSizeTree(TreeNames.State, StoreStateRecord.Size);
         _state = ReadState(_stateTree);
+        compression.Begin(tx, _nowTicks);
     }
 
     public static StoreStateRecord ReadState(FixedSizeTree? stateTree)
@@ -75,9 +76,12 @@ internal sealed class TransactionWriter
             _collectionStats.Put(entry.FoldedUtf8, value);
         }
 
+        compression.End(_collections.Values);
         _stateTree.Put(0, RecordIO.AsBytes(ref _state));
         _tx = null;
     }
+
+    public void Dispose() => compression.Dispose();
 
     /// <summary>Applies a validated batch; returns the etags it took.</summary>
     public WriteResult Apply(WriteBatch batch)
@@ -139,14 +143,16 @@ internal sealed class TransactionWriter
             RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(previous), name.Utf8, collection, makeTombstone: false, out _);
         }
 
-        var body = batch.Bytes(op.PayloadOffset, op.PayloadLength);
+        var json = batch.Bytes(op.PayloadOffset, op.PayloadLength);
+        var precompressed = op.StoredLength > 0 ? batch.Bytes(op.StoredOffset, op.StoredLength) : default;
+        var body = compression.Encode(collection, json, in op, precompressed, out var flags);
         var idBytes = Encoding.UTF8.GetByteCount(op.Name);
         var size = DocumentRecord.Size + idBytes + name.Utf8.Length + body.Length;
         var value = Buffer(size);
         var header = new DocumentRecord
         {
             LastModifiedTicks = _nowTicks,
-            Flags = 0,
+            Flags = (uint)flags,
             IdLength = (ushort)idBytes,
             CollectionLength = (ushort)name.Utf8.Length,
         };
@@ -161,11 +167,12 @@ internal sealed class TransactionWriter
 
         collection.Etags.Add(etag);
         collection.Stats.Count++;
-        collection.Stats.Bytes += body.Length;
+        collection.Stats.Bytes += json.Length;
         collection.Stats.LastEtag = etag;
         collection.Dirty = true;
         _state.DocumentCount++;
-        _state.DocumentBytes += body.Length;
+        _state.DocumentBytes += json.Length;
+        compression.AfterPut(collection);
         return etag;
     }
 
@@ -205,10 +212,10 @@ internal sealed class TransactionWriter
 
         var header = DocumentRecord.Read(value);
         var collectionUtf8 = header.Collection(value);
-        var bodyLength = value.Length - DocumentRecord.Size - header.IdLength - header.CollectionLength;
         collection = hint != null && collectionUtf8.SequenceEqual(hintCollectionUtf8)
             ? hint
             : CollectionOf(collectionUtf8);
+        var bodyLength = compression.Removed(collection, header, header.Body(value));
 
         ReadOnlySpan<byte> result = default;
         if (makeTombstone)
@@ -218,7 +225,7 @@ internal sealed class TransactionWriter
             value[..size].CopyTo(copy);
             var tomb = header;
             tomb.LastModifiedTicks = _nowTicks;
-            tomb.Flags |= (uint)DocumentFlags.Deleted;
+            tomb.Flags = (tomb.Flags | (uint)DocumentFlags.Deleted) & ~(uint)DocumentFlags.Compressed; // no body
             RecordIO.Write(copy, in tomb);
             result = copy;
         }
@@ -257,6 +264,7 @@ internal sealed class TransactionWriter
 
         var etags = Transaction.CreateFixedSizeTree(TreeNames.CollectionPrefix + folded, 0);
         entry = new CollectionEntry(foldedUtf8, storedName, etags, stats);
+        compression.Load(entry);
         _collections[folded] = entry;
         return entry;
     }

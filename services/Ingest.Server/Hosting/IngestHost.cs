@@ -41,6 +41,7 @@ public static class IngestHost
             .ValidateOnStart();
         var configuration = builder.Configuration;
         builder.Services.AddValidatedSettings<BatchingOptions>(configuration.GetSection(BatchingOptions.SectionName), static o => o.Validate());
+        builder.Services.AddValidatedSettings<DocumentCompressionOptions>(configuration.GetSection(DocumentCompressionOptions.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<SourcesOptions>(configuration.GetSection(SourcesOptions.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<HttpOptions>(configuration.GetSection(HttpOptions.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<IndexingOptions>(configuration.GetSection(IndexingSettings.SectionName), IndexingSettings.Validate);

@@ -1,4 +1,5 @@
 using Ingest.Documents;
+using Ingest.Server.Documents;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Server.Hosting;
@@ -14,6 +15,7 @@ internal static class StoreRegistration
             var data = provider.GetRequiredService<DataDirectory>();
             var path = Path.Combine(data.FullPath, StoreFolder);
             var options = new DocumentStoreOptions { MaxBodyBytes = provider.GetRequiredService<IOptions<IngestOptions>>().Value.MaxDocumentBytes };
+            provider.GetRequiredService<IOptions<DocumentCompressionOptions>>().Value.ApplyTo(options);
             try
             {
                 return DocumentStore.Open(path, options);

@@ -30,7 +30,12 @@ public static class StatsEndpoints
         for (var i = 0; i < collections.Length; i++)
         {
             var collection = stats.Collections[i];
-            collections[i] = new CollectionStatsEntry(collection.Name, collection.Count, collection.BodyBytes, collection.LastEtag);
+            collections[i] = new CollectionStatsEntry(collection.Name, collection.Count, collection.BodyBytes, collection.LastEtag)
+            {
+                StoredBodyBytes = collection.StoredBodyBytes,
+                CompressionRatio = collection.StoredBodyBytes > 0 ? Math.Round((double)collection.BodyBytes / collection.StoredBodyBytes, 3) : 1,
+                CompressionDictionary = collection.DictionaryId,
+            };
         }
 
         var sources = new SourceStatsEntry[ingestion.Sources.Count];

@@ -36,6 +36,9 @@ internal sealed class OrderDataset
 
     public int Count => Ids.Length;
 
+    /// <summary>Other generated documents (the lifecycle benchmark's log events) in the same shape, for the same systems.</summary>
+    public static OrderDataset FromDocuments(string[] ids, byte[][] bodies, string[] lookups) => new(ids, bodies, lookups);
+
     public static OrderDataset Generate(int count, int lookups, int seed)
     {
         var rnd = new Random(seed);

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Ingest.Documents.Compression;
 using Ingest.Documents.Writing;
 using Ingest.Storage;
 using Xunit.Abstractions;
@@ -134,7 +135,8 @@ public sealed class GroupCommitTests(ITestOutputHelper output)
         using var dir = new TestDirectory();
         using var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options().Storage);
         var commits = 0;
-        using var writer = new GroupCommitWriter(env, long.MaxValue, _ =>
+        using var decompressors = new DecompressorPool();
+        using var writer = new GroupCommitWriter(env, long.MaxValue, new TransactionWriter(new CompressionWriter(TestDirectory.Options(), decompressors, new BatchCompressor(TestDirectory.Options(), _ => null))), _ =>
         {
             if (Interlocked.Increment(ref commits) == 2)
             {
