@@ -40,6 +40,9 @@ public readonly ref struct DocumentView
     /// <summary>Whether this is a tombstone.</summary>
     public bool IsDeleted => (Flags & DocumentFlags.Deleted) != 0;
 
+    /// <summary>When it expires (UTC), or null if it never does.</summary>
+    public DateTime? ExpiresAt => _header.HasExpiry ? new DateTime(_header.ExpiresTicks(Value), DateTimeKind.Utc) : null;
+
     /// <summary>When it was written (UTC).</summary>
     public DateTime LastModified => new(_header.LastModifiedTicks, DateTimeKind.Utc);
 

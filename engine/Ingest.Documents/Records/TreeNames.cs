@@ -12,6 +12,8 @@ namespace Ingest.Documents.Records;
 /// docs/sources         Tree           source (UTF-8), 0, partition (BE) -> SourcePositionRecord
 /// docs/dead-letters    Tree           id (BE)                     -> DeadLetterRecord + source + reason + raw
 /// docs/consumers       Tree           consumer name (UTF-8)       -> ConsumerRecord
+/// docs/expiry          Tree           expiry ticks (BE), folded id -> etag (int64, LE); see ExpiryKey
+/// docs/expiration-rules Tree          folded collection (UTF-8)   -> ExpirationRuleRecord + field + collection name
 /// </code>
 /// Documents live in etag order, so the changes feed is one sequential scan; the id tree is the
 /// index that finds a document's etag.
@@ -27,4 +29,6 @@ internal static class TreeNames
     public const string Sources = "docs/sources";
     public const string DeadLetters = "docs/dead-letters";
     public const string Consumers = "docs/consumers";
+    public const string Expiry = "docs/expiry";
+    public const string ExpirationRules = "docs/expiration-rules";
 }

@@ -26,6 +26,12 @@ internal struct BatchOperation
     /// <summary>A put whose caller already validated the JSON (<see cref="WriteBatch.PutValidated"/>): only its size is checked.</summary>
     public bool BodyValidated;
 
+    /// <summary>The document's own <c>@metadata.@expires</c> in UTC ticks, 0 if none (puts only, set by validation).</summary>
+    public long ExplicitExpiresTicks;
+
+    /// <summary>When the document expires, its own expiry and its collection's retention together, 0 if never (puts only, set by validation).</summary>
+    public long ExpiresTicks;
+
     /// <summary>The collection, resolved by validation (puts only).</summary>
     public CollectionName? CollectionName;
 }

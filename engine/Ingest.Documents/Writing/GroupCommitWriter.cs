@@ -14,7 +14,7 @@ internal sealed class GroupCommitWriter : IDisposable
     private readonly StorageEnvironment _env;
     private readonly long _maxTransactionBytes;
     private readonly Action<long> _committed;
-    private readonly TransactionWriter _writer = new();
+    private readonly TransactionWriter _writer;
     private readonly Queue<PendingWrite> _queue = new();
     private readonly List<PendingWrite> _current = [];
     private readonly object _gate = new();
@@ -23,8 +23,9 @@ internal sealed class GroupCommitWriter : IDisposable
     private long _commits;
     private long _batches;
 
-    public GroupCommitWriter(StorageEnvironment env, long maxTransactionBytes, Action<long> committed)
+    public GroupCommitWriter(StorageEnvironment env, long maxTransactionBytes, Action<long> committed, TransactionWriter writer)
     {
+        _writer = writer;
         _env = env;
         _maxTransactionBytes = maxTransactionBytes;
         _committed = committed;

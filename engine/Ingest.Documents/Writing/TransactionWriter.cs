@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Text;
+using Ingest.Documents.Expiration;
 using Ingest.Documents.Ids;
 using Ingest.Documents.Records;
 using Ingest.Storage;
@@ -13,7 +14,7 @@ namespace Ingest.Documents.Writing;
 /// touched collections' counters in memory and writing them back once in <see cref="End"/>.
 /// Used by the writer thread only; reused across transactions.
 /// </summary>
-internal sealed class TransactionWriter
+internal sealed partial class TransactionWriter(CurrentExpirationRules expiration, int maxJsonDepth)
 {
     private readonly Dictionary<string, CollectionEntry> _collections = new(StringComparer.Ordinal);
     private byte[] _purgeKeys = new byte[EtagKey.Size * 1024];
@@ -22,6 +23,7 @@ internal sealed class TransactionWriter
     private Tree _byEtag = null!;
     private Tree _tombstones = null!;
     private Tree _collectionStats = null!;
+    private Tree? _expiry;
     private FixedSizeTree _stateTree = null!;
     private StoreStateRecord _state;
     private byte[] _value = new byte[4096];
@@ -40,6 +42,7 @@ internal sealed class TransactionWriter
         _byEtag = tx.CreateTree(TreeNames.ByEtag);
         _tombstones = tx.CreateTree(TreeNames.Tombstones);
         _collectionStats = tx.CreateTree(TreeNames.Collections);
+        _expiry = null;
         _stateTree = tx.CreateFixedSizeTree(TreeNames.State, StoreStateRecord.Size);
         _state = ReadState(_stateTree);
     }
@@ -90,10 +93,10 @@ internal sealed class TransactionWriter
             switch (op.Kind)
             {
                 case OperationKind.Put:
-                    etag = Put(batch, op);
+                    etag = Put(batch, op, ReferenceEquals(batch.ExpirationRules, expiration.Rules));
                     break;
                 case OperationKind.Delete:
-                    etag = Delete(batch.Bytes(op.KeyOffset, op.KeyLength));
+                    etag = Delete(batch.Bytes(op.KeyOffset, op.KeyLength), out _);
                     break;
                 case OperationKind.SourcePosition:
                     SetSourcePosition(op.Name, op.Partition, op.Offset);
@@ -116,7 +119,7 @@ internal sealed class TransactionWriter
         return new WriteResult(first, last, Transaction.TransactionId);
     }
 
-    private long Put(WriteBatch batch, in BatchOperation op)
+    private long Put(WriteBatch batch, in BatchOperation op, bool stampCurrent)
     {
         var key = batch.Bytes(op.KeyOffset, op.KeyLength);
         var name = op.CollectionName!;
@@ -136,28 +139,45 @@ internal sealed class TransactionWriter
                 throw new InvalidDataException($"The id index holds a {replaced}-byte value for an id; it holds 8-byte etags.");
             }
 
-            RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(previous), name.Utf8, collection, makeTombstone: false, out _);
+            RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(previous), key, name.Utf8, collection, makeTombstone: false, out _);
         }
 
         var body = batch.Bytes(op.PayloadOffset, op.PayloadLength);
+
+        // Validation stamped the expiry under the rules of its moment; rules changed since then are
+        // applied here, where rule changes and writes are serialized.
+        var expires = stampCurrent
+            ? op.ExpiresTicks
+            : expiration.Rules.Compute(name.Folded, body, op.ExplicitExpiresTicks, _nowTicks, maxJsonDepth);
+        var expiresBytes = expires == 0 ? 0 : DocumentRecord.ExpiresSize;
         var idBytes = Encoding.UTF8.GetByteCount(op.Name);
-        var size = DocumentRecord.Size + idBytes + name.Utf8.Length + body.Length;
+        var afterNames = DocumentRecord.Size + idBytes + name.Utf8.Length;
+        var size = afterNames + expiresBytes + body.Length;
         var value = Buffer(size);
         var header = new DocumentRecord
         {
             LastModifiedTicks = _nowTicks,
-            Flags = 0,
+            Flags = expires == 0 ? 0 : (uint)DocumentFlags.Expires,
             IdLength = (ushort)idBytes,
             CollectionLength = (ushort)name.Utf8.Length,
         };
         RecordIO.Write(value, in header);
         Encoding.UTF8.GetBytes(op.Name, value[DocumentRecord.Size..]);
         name.Utf8.CopyTo(value[(DocumentRecord.Size + idBytes)..]);
-        body.CopyTo(value[(DocumentRecord.Size + idBytes + name.Utf8.Length)..]);
+        if (expires != 0)
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(value[afterNames..], expires);
+        }
+
+        body.CopyTo(value[(afterNames + expiresBytes)..]);
 
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
         EtagKey.Write(etagKey, etag);
         _byEtag.Put(etagKey, value);
+        if (expires != 0)
+        {
+            PutExpiry(expires, key, etag);
+        }
 
         collection.Etags.Add(etag);
         collection.Stats.Count++;
@@ -169,19 +189,21 @@ internal sealed class TransactionWriter
         return etag;
     }
 
-    private long Delete(ReadOnlySpan<byte> key)
+    private long Delete(ReadOnlySpan<byte> key, out CollectionEntry? collection)
     {
+        collection = null;
         if (!_ids.TryGet(key, out var existing))
         {
             return 0;
         }
 
         var oldEtag = BinaryPrimitives.ReadInt64LittleEndian(existing);
-        var record = RemoveLive(oldEtag, default, null, makeTombstone: true, out var collection);
+        var record = RemoveLive(oldEtag, key, default, null, makeTombstone: true, out var removedFrom);
+        collection = removedFrom;
         _ids.Delete(key);
 
         var etag = ++_state.LastEtag;
-        collection.Stats.LastEtag = etag;
+        removedFrom.Stats.LastEtag = etag;
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
         EtagKey.Write(etagKey, etag);
         _tombstones.Put(etagKey, record);
@@ -194,7 +216,7 @@ internal sealed class TransactionWriter
     /// and the counters. With <paramref name="makeTombstone"/> set, returns its tombstone record (in the
     /// shared value buffer: valid until the next call that uses it).
     /// </summary>
-    private ReadOnlySpan<byte> RemoveLive(long etag, ReadOnlySpan<byte> hintCollectionUtf8, CollectionEntry? hint, bool makeTombstone, out CollectionEntry collection)
+    private ReadOnlySpan<byte> RemoveLive(long etag, ReadOnlySpan<byte> foldedId, ReadOnlySpan<byte> hintCollectionUtf8, CollectionEntry? hint, bool makeTombstone, out CollectionEntry collection)
     {
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
         EtagKey.Write(etagKey, etag);
@@ -205,7 +227,9 @@ internal sealed class TransactionWriter
 
         var header = DocumentRecord.Read(value);
         var collectionUtf8 = header.Collection(value);
-        var bodyLength = value.Length - DocumentRecord.Size - header.IdLength - header.CollectionLength;
+        var bodyLength = value.Length - header.BodyOffset;
+        var expiresTicks = header.ExpiresTicks(value);
+
         collection = hint != null && collectionUtf8.SequenceEqual(hintCollectionUtf8)
             ? hint
             : CollectionOf(collectionUtf8);
@@ -218,9 +242,14 @@ internal sealed class TransactionWriter
             value[..size].CopyTo(copy);
             var tomb = header;
             tomb.LastModifiedTicks = _nowTicks;
-            tomb.Flags |= (uint)DocumentFlags.Deleted;
+            tomb.Flags = (tomb.Flags | (uint)DocumentFlags.Deleted) & ~(uint)DocumentFlags.Expires; // a tombstone has no expiry field
             RecordIO.Write(copy, in tomb);
             result = copy;
+        }
+
+        if (header.HasExpiry)
+        {
+            DeleteExpiry(expiresTicks, foldedId); // after the last use of value: another tree's change may move pages
         }
 
         _byEtag.Delete(etagKey);
