@@ -62,5 +62,5 @@ public readonly ref struct DocumentView
     }
 
     /// <summary>Copies the document out of the store.</summary>
-    public Document ToDocument() => new(Id, Collection, Etag, LastModified, Flags, Body.ToArray());
+    public Document ToDocument() => new(Id, Collection, Etag, LastModified, Flags, Body.ToArray()) { ExpiresAt = ExpiresAt };
 }

@@ -23,9 +23,9 @@ internal sealed class GroupCommitWriter : IDisposable
     private long _commits;
     private long _batches;
 
-    public GroupCommitWriter(StorageEnvironment env, long maxTransactionBytes, Action<long> committed, TransactionWriter writer)
+    public GroupCommitWriter(StorageEnvironment env, long maxTransactionBytes, Action<long> committed, TransactionWriter? writer = null)
     {
-        _writer = writer;
+        _writer = writer ?? new TransactionWriter(new Expiration.CurrentExpirationRules(), new DocumentStoreOptions().MaxJsonDepth);
         _env = env;
         _maxTransactionBytes = maxTransactionBytes;
         _committed = committed;
