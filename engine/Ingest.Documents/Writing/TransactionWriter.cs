@@ -219,12 +219,7 @@ internal sealed partial class TransactionWriter(CurrentExpirationRules expiratio
     private ReadOnlySpan<byte> RemoveLive(long etag, ReadOnlySpan<byte> foldedId, ReadOnlySpan<byte> hintCollectionUtf8, CollectionEntry? hint, bool makeTombstone, out CollectionEntry collection)
     {
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
-        EtagKey.Write(etagKey, etag);
-        if (!_byEtag.TryGet(etagKey, out var value))
-        {
-            throw new InvalidDataException($"The id index points at etag {etag}, which holds no document.");
-        }
-
+        var value = ReadDocument(etagKey, etag, "The id index");
         var header = DocumentRecord.Read(value);
         var collectionUtf8 = header.Collection(value);
         var bodyLength = value.Length - header.BodyOffset;
@@ -260,6 +255,15 @@ internal sealed partial class TransactionWriter(CurrentExpirationRules expiratio
         _state.DocumentCount--;
         _state.DocumentBytes -= bodyLength;
         return result;
+    }
+
+    /// <summary>The live document at <paramref name="etag"/> (its key written to <paramref name="etagKey"/>); <paramref name="pointer"/> names the tree that led here, for the error.</summary>
+    private ReadOnlySpan<byte> ReadDocument(Span<byte> etagKey, long etag, string pointer)
+    {
+        EtagKey.Write(etagKey, etag);
+        return _byEtag.TryGet(etagKey, out var value)
+            ? value
+            : throw new InvalidDataException($"{pointer} points at etag {etag}, which holds no document.");
     }
 
     private CollectionEntry CollectionOf(ReadOnlySpan<byte> collectionUtf8)

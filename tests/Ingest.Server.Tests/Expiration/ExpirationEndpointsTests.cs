@@ -167,6 +167,10 @@ public sealed class ExpirationEndpointsTests
         await WaitAsync(server, () => server.Services.GetRequiredService<ExpirationProgress>().DeadLetters == 1, "the dead letter deleted");
         Assert.Equal(0, server.Services.GetRequiredService<DocumentStore>().GetStats().DeadLetterCount);
         Assert.Equal(1, (await GetJsonAsync(server.Client, "/stats")).GetProperty("expiration").GetProperty("deadLettersExpired").GetInt64());
+        var metrics = await server.Client.GetStringAsync(Relative("/metrics"));
+        Assert.Contains("ingest_expiration_dead_letters_total{otel_scope_name=\"Ingest\"} 1", metrics, StringComparison.Ordinal);
+        Assert.Contains("ingest_expiration_documents_total", metrics, StringComparison.Ordinal);
+        Assert.Contains("ingest_expiration_runs_total", metrics, StringComparison.Ordinal);
     }
 
     private static async Task<string> Detail(HttpResponseMessage response) =>
