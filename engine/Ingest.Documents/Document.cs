@@ -9,6 +9,9 @@ namespace Ingest.Documents;
 /// <param name="Body">The JSON body, UTF-8; empty for a tombstone.</param>
 public sealed record Document(string Id, string Collection, long Etag, DateTime LastModified, DocumentFlags Flags, ReadOnlyMemory<byte> Body)
 {
+    /// <summary>When it expires (UTC), or null if it never does.</summary>
+    public DateTime? ExpiresAt { get; init; }
+
     /// <summary>Whether this is a tombstone.</summary>
     public bool IsDeleted => (Flags & DocumentFlags.Deleted) != 0;
 }

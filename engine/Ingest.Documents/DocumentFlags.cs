@@ -9,7 +9,11 @@ public enum DocumentFlags : uint
     /// <summary>A tombstone: the document was deleted at this etag.</summary>
     Deleted = 1,
 
-    // 2 is Expires (the expiry field between the collection and the body).
+    /// <summary>
+    /// The document expires: its record holds the expiry (UTC ticks) between the collection and the body.
+    /// Reads stop returning it once that moment has passed; the expiration task deletes it.
+    /// </summary>
+    Expires = 2,
 
     /// <summary>The stored body is a <c>CompressedBodyHeader</c> and a zstd frame, not raw JSON; readers see the JSON.</summary>
     Compressed = 4,

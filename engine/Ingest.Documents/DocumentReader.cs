@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Text;
 using Ingest.Documents.Compression;
+using Ingest.Documents.Expiration;
 using Ingest.Documents.Ids;
 using Ingest.Documents.Reading;
 using Ingest.Documents.Records;
@@ -34,7 +35,15 @@ public sealed class DocumentReader : IDisposable
     {
         _tx = tx;
         _decompressors = decompressors;
+        NowTicks = DateTime.UtcNow.Ticks;
     }
+
+    /// <summary>
+    /// The moment documents are judged expired against, taken once when the snapshot began: a document whose expiry
+    /// has passed is not returned by <see cref="TryGet"/> or <see cref="GetCollection"/>, even before the expiration
+    /// task deletes it. (The changes feed returns it: indexes and ETL follow the store, not the clock.)
+    /// </summary>
+    internal long NowTicks { get; }
 
     /// <summary>The storage transaction id of the snapshot.</summary>
     public long TransactionId => _tx.TransactionId;
@@ -74,6 +83,11 @@ public sealed class DocumentReader : IDisposable
         if (!_byEtag!.TryGet(etagKey, out var value))
         {
             throw new InvalidDataException($"The id index points at etag {etag}, which holds no document.");
+        }
+
+        if (DocumentRecord.Read(value).IsExpired(value, NowTicks))
+        {
+            return false;
         }
 
         // The span points into the snapshot's pages, not into the stack key it was looked up with.
@@ -187,6 +201,41 @@ public sealed class DocumentReader : IDisposable
         }
 
         return result;
+    }
+
+    /// <summary>The retention rules in force, and removed ones still being taken off stored documents.</summary>
+    public IReadOnlyList<ExpirationRuleProgress> GetExpirationRules()
+    {
+        var result = new List<ExpirationRuleProgress>();
+        foreach (var (_, progress) in Writing.TransactionWriter.ReadRuleRecords(_tx.OpenTree(TreeNames.ExpirationRules)))
+        {
+            result.Add(progress);
+        }
+
+        return result;
+    }
+
+    /// <summary>
+    /// Documents that carry an expiry, and how many of them are due at <paramref name="now"/> (counted by walking
+    /// the expiry tree's due end, up to <paramref name="maxCounted"/>).
+    /// </summary>
+    public (long Expiring, long Due) CountExpiring(DateTime now, long maxCounted = 1_000_000)
+    {
+        var tree = _tx.OpenTree(TreeNames.Expiry);
+        if (tree == null)
+        {
+            return (0, 0);
+        }
+
+        var nowTicks = now.ToUniversalTime().Ticks;
+        long due = 0;
+        var cursor = tree.CreateCursor();
+        for (var ok = cursor.First(); ok && due < maxCounted && ExpiryKey.ReadTicks(cursor.Key) <= nowTicks; ok = cursor.MoveNext())
+        {
+            due++;
+        }
+
+        return (tree.Count, due);
     }
 
     /// <summary>Counters of the store and of each collection.</summary>

@@ -1,4 +1,5 @@
 using Ingest.Documents.Compression;
+using Ingest.Documents.Expiration;
 using Ingest.Documents.Records;
 using Ingest.Documents.Writing;
 using Ingest.Storage;
@@ -22,6 +23,7 @@ public sealed class DocumentStore : IDisposable
     private readonly GroupCommitWriter _writer;
     private readonly DecompressorPool _decompressors = new();
     private readonly BatchCompressor _compressor;
+    private readonly CurrentExpirationRules _expiration = new();
     private TaskCompletionSource _changed = NewSignal();
     private long _lastEtag;
     private int _disposed;
@@ -30,14 +32,24 @@ public sealed class DocumentStore : IDisposable
     {
         _env = env;
         Options = options;
-        _validator = new BatchValidator(options);
+        _validator = new BatchValidator(options, _expiration);
         using (var read = env.BeginRead())
         {
             _lastEtag = TransactionWriter.ReadState(read.OpenFixedSizeTree(TreeNames.State)).LastEtag;
+            var rules = new List<ExpirationRule>();
+            foreach (var (_, progress) in TransactionWriter.ReadRuleRecords(read.OpenTree(TreeNames.ExpirationRules)))
+            {
+                if (progress.Rule.Keep > TimeSpan.Zero)
+                {
+                    rules.Add(progress.Rule);
+                }
+            }
+
+            _expiration.Rules = new ExpirationRules(rules);
         }
 
         _compressor = new BatchCompressor(options, LoadDictionary);
-        _writer = new GroupCommitWriter(env, options.MaxTransactionBytes, new TransactionWriter(new CompressionWriter(options, _decompressors, _compressor)), OnCommitted);
+        _writer = new GroupCommitWriter(env, options.MaxTransactionBytes, new TransactionWriter(new CompressionWriter(options, _decompressors, _compressor), _expiration, options.MaxJsonDepth), OnCommitted);
     }
 
     /// <summary>The store's directory.</summary>
@@ -303,6 +315,74 @@ public sealed class DocumentStore : IDisposable
 
     /// <summary>Deletes a dead letter (after it was replayed or judged worthless); false if there was none.</summary>
     public Task<bool> DeleteDeadLetterAsync(long id) => Enqueue(writer => writer.DeleteDeadLetter(id));
+
+    /// <summary>
+    /// Makes <paramref name="rules"/> the collections' retention rules (replacing all earlier ones), recorded in
+    /// the store. Documents written from then on carry their expiry; those already stored are re-stamped by
+    /// <see cref="RestampExpiriesAsync"/>. True when a rule was added, changed or removed.
+    /// </summary>
+    /// <exception cref="ArgumentException">A rule's keep is not positive, or two rules name one collection.</exception>
+    public Task<bool> SetExpirationRulesAsync(IReadOnlyList<ExpirationRule> rules)
+    {
+        ArgumentNullException.ThrowIfNull(rules);
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var rule in rules)
+        {
+            BatchValidator.ValidateName(rule.Collection, "collection name", DocumentStoreOptions.MaxCollectionBytes, null, 0);
+            if (rule.Keep <= TimeSpan.Zero)
+            {
+                throw new ArgumentException($"The retention of collection '{rule.Collection}' is {rule.Keep}; it must be positive.", nameof(rules));
+            }
+
+            if (rule.Field is { Length: 0 })
+            {
+                throw new ArgumentException($"The retention field of collection '{rule.Collection}' is empty; leave it out to count from the time of writing.", nameof(rules));
+            }
+
+            if (!seen.Add(Ids.IdKey.FoldToString(rule.Collection)))
+            {
+                throw new ArgumentException($"Two retention rules name the collection '{rule.Collection}'.", nameof(rules));
+            }
+        }
+
+        return Enqueue(writer => writer.SetExpirationRules(rules));
+    }
+
+    /// <summary>The retention rules in force, and removed ones still being taken off stored documents.</summary>
+    public IReadOnlyList<ExpirationRuleProgress> GetExpirationRules()
+    {
+        using var reader = BeginRead();
+        return reader.GetExpirationRules();
+    }
+
+    /// <summary>
+    /// Brings up to <paramref name="budget"/> stored documents of collections whose rule changed under the new rule,
+    /// in one transaction. Returns how many were visited; 0 when every collection is up to date.
+    /// </summary>
+    public Task<int> RestampExpiriesAsync(int budget)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(budget);
+        return Enqueue(writer => writer.RestampExpiries(budget));
+    }
+
+    /// <summary>
+    /// Deletes, in one transaction, up to <paramref name="max"/> documents whose expiry is at or before <paramref name="now"/>,
+    /// earliest first, each as an ordinary delete (a tombstone for indexes and ETL).
+    /// </summary>
+    public Task<ExpirationBatchResult> DeleteExpiredAsync(DateTime now, int max)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(max);
+        var nowTicks = now.ToUniversalTime().Ticks;
+        return Enqueue(writer => writer.DeleteExpired(nowTicks, max));
+    }
+
+    /// <summary>Deletes, in one transaction, up to <paramref name="max"/> dead letters stored at or before <paramref name="cutoff"/>, oldest first.</summary>
+    public Task<long> DeleteDeadLettersBeforeAsync(DateTime cutoff, int max)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(max);
+        var cutoffTicks = cutoff.ToUniversalTime().Ticks;
+        return Enqueue(writer => writer.DeleteDeadLettersBefore(cutoffTicks, max));
+    }
 
     /// <summary>Counters of the store and of each collection, and the size of its files on disk.</summary>
     public DocumentStoreStats GetStats()

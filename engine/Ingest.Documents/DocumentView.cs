@@ -54,6 +54,9 @@ public readonly ref struct DocumentView
     /// <summary>Whether this is a tombstone.</summary>
     public bool IsDeleted => (Flags & DocumentFlags.Deleted) != 0;
 
+    /// <summary>When it expires (UTC), or null if it never does.</summary>
+    public DateTime? ExpiresAt => _header.HasExpiry ? new DateTime(_header.ExpiresTicks(Value), DateTimeKind.Utc) : null;
+
     /// <summary>When it was written (UTC).</summary>
     public DateTime LastModified => new(_header.LastModifiedTicks, DateTimeKind.Utc);
 
@@ -73,5 +76,5 @@ public readonly ref struct DocumentView
     }
 
     /// <summary>Copies the document out of the store.</summary>
-    public Document ToDocument() => new(Id, Collection, Etag, LastModified, Flags, Body.ToArray());
+    public Document ToDocument() => new(Id, Collection, Etag, LastModified, Flags, Body.ToArray()) { ExpiresAt = ExpiresAt };
 }

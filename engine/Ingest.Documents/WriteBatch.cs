@@ -25,6 +25,9 @@ public sealed class WriteBatch
 
     internal List<BatchOperation> Operations => _operations;
 
+    /// <summary>The retention rules validation stamped the puts' expiries with; the writer re-stamps them if the rules changed since.</summary>
+    internal Expiration.ExpirationRules? ExpirationRules { get; set; }
+
     /// <summary>The store's record of this batch's latest write (in flight or finished), for writes ordered after it.</summary>
     internal PendingBatch? LastWrite { get; set; }
 

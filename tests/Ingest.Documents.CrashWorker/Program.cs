@@ -7,9 +7,10 @@ using Ingest.Storage;
 // commit merges them) into the directory given as the first argument, and prints "partition batch"
 // once each batch's write has completed. Killing this process at any moment must leave every printed
 // batch, and no half of any batch, in the store. See CrashBatches for what a batch holds.
+// With "expire" as the third argument it runs ExpirationCrash instead.
 if (args.Length < 1)
 {
-    Console.Error.WriteLine("usage: Ingest.Documents.CrashWorker <directory> [seed]");
+    Console.Error.WriteLine("usage: Ingest.Documents.CrashWorker <directory> [seed] [expire]");
     return 2;
 }
 
@@ -29,6 +30,12 @@ var options = new DocumentStoreOptions
 };
 
 using var store = DocumentStore.Open(args[0], options);
+if (args.Length > 2 && args[2] == "expire")
+{
+    await ExpirationCrash.RunAsync(store);
+    return 0;
+}
+
 var output = new object();
 var writers = Enumerable.Range(0, CrashBatches.Partitions).Select(p => Task.Run(async () =>
 {

@@ -28,7 +28,8 @@ public static class CrashWorkerProcess
     /// for <paramref name="runFor"/>, then kills it with SIGKILL and waits until every line it
     /// printed has been handed to <paramref name="onLine"/> (called on one reader thread).
     /// </summary>
-    public static void RunAndKill(string worker, string directory, int seed, TimeSpan runFor, Func<string, bool> onLine)
+    /// <param name="arguments">More arguments for the worker, after the directory and the seed (a mode, say).</param>
+    public static void RunAndKill(string worker, string directory, int seed, TimeSpan runFor, Func<string, bool> onLine, params string[] arguments)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -40,6 +41,11 @@ public static class CrashWorkerProcess
         start.ArgumentList.Add(worker);
         start.ArgumentList.Add(directory);
         start.ArgumentList.Add(seed.ToString(CultureInfo.InvariantCulture));
+        foreach (var argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
         using var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
         using var first = new ManualResetEventSlim();
         var reader = new Thread(() =>

@@ -4,7 +4,7 @@ using Ingest.Storage.Trees;
 
 namespace Ingest.Documents.Reading;
 
-/// <summary>The documents of one collection after an etag, in etag order.</summary>
+/// <summary>The documents of one collection after an etag, in etag order; expired documents are skipped.</summary>
 public struct CollectionEnumerator
 {
     private readonly DocumentReader _reader;
@@ -33,15 +33,30 @@ public struct CollectionEnumerator
             return false;
         }
 
+        while (MoveNextStored())
+        {
+            var value = _value.Span;
+            if (!DocumentRecord.Read(value).IsExpired(value, _reader.NowTicks))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private bool MoveNextStored()
+    {
+        var etags = _etags!;
         bool ok;
         if (!_started)
         {
             _started = true;
-            ok = _etags.Seek(_afterEtag == long.MaxValue ? long.MaxValue : _afterEtag + 1);
+            ok = etags.Seek(_afterEtag == long.MaxValue ? long.MaxValue : _afterEtag + 1);
         }
         else
         {
-            ok = _etags.MoveNext();
+            ok = etags.MoveNext();
         }
 
         if (!ok)
@@ -49,10 +64,10 @@ public struct CollectionEnumerator
             return false;
         }
 
-        _etag = _etags.Key;
+        _etag = etags.Key;
         Span<byte> key = stackalloc byte[EtagKey.Size];
         EtagKey.Write(key, _etag);
-        if (!_documents.TryGet(key, out var value))
+        if (!_documents!.TryGet(key, out var value))
         {
             throw new InvalidDataException($"The collection index lists etag {_etag}, which holds no document.");
         }

@@ -15,6 +15,8 @@ namespace Ingest.Documents.Records;
 /// docs/compression     Tree           folded collection (UTF-8)   -> CompressionStateRecord
 /// docs/dictionaries    Tree           dictionary id (u32 BE)      -> DictionaryRecord + collection + zstd dictionary
 /// docs/dictionary-refs FixedSizeTree  dictionary id               -> documents compressed with it (i64); key 0: last id given
+/// docs/expiry          Tree           expiry ticks (BE), folded id -> etag (int64, LE); see ExpiryKey
+/// docs/expiration-rules Tree          folded collection (UTF-8)   -> ExpirationRuleRecord + field + collection name
 /// </code>
 /// Documents live in etag order, so the changes feed is one sequential scan; the id tree is the
 /// index that finds a document's etag.
@@ -33,4 +35,6 @@ internal static class TreeNames
     public const string Compression = "docs/compression";
     public const string Dictionaries = "docs/dictionaries";
     public const string DictionaryReferences = "docs/dictionary-refs";
+    public const string Expiry = "docs/expiry";
+    public const string ExpirationRules = "docs/expiration-rules";
 }

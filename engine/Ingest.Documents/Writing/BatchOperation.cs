@@ -35,6 +35,11 @@ internal struct BatchOperation
 
     /// <summary>The caller's thread tried to compress this put: an empty stored body then means "store it raw".</summary>
     public bool CompressionTried;
+    /// <summary>The document's own <c>@metadata.@expires</c> in UTC ticks, 0 if none (puts only, set by validation).</summary>
+    public long ExplicitExpiresTicks;
+
+    /// <summary>When the document expires, its own expiry and its collection's retention together, 0 if never (puts only, set by validation).</summary>
+    public long ExpiresTicks;
 
     /// <summary>The collection, resolved by validation (puts only).</summary>
     public CollectionName? CollectionName;

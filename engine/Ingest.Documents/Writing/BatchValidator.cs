@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Runtime.ExceptionServices;
 using System.Text;
 using System.Text.Json;
+using Ingest.Documents.Expiration;
 using Ingest.Documents.Ids;
 using Ingest.Documents.Json;
 using Ingest.Storage.Threading;
@@ -19,7 +20,7 @@ namespace Ingest.Documents.Writing;
 /// reported is still the one a check in operation order meets first.
 /// </para>
 /// </summary>
-internal sealed class BatchValidator(DocumentStoreOptions options)
+internal sealed class BatchValidator(DocumentStoreOptions options, CurrentExpirationRules expiration)
 {
     private const int MaxCachedCollections = 4096;
     private const int MaxReasonBytes = 64 * 1024;
@@ -33,6 +34,9 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
     {
         batch.ResetKeys();
         var operations = batch.Operations;
+        var rules = expiration.Rules;
+        batch.ExpirationRules = rules;
+        var nowTicks = rules.Count == 0 ? 0 : DateTime.UtcNow.Ticks;
 
         // Every check but reading the bodies, in order; the first failure ends the pass, and only
         // bodies before it can fail first.
@@ -43,7 +47,7 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
         {
             try
             {
-                jsonBytes += Validate(batch, i);
+                jsonBytes += Validate(batch, i, rules, nowTicks);
             }
 #pragma warning disable CA1031 // Rethrown below unless a body before this operation fails first.
             catch (Exception ex)
@@ -77,7 +81,7 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
     private static bool NeedsJsonCheck(in BatchOperation op) => op.Kind == OperationKind.Put && !op.BodyValidated;
 
     /// <summary>Checks operation <paramref name="i"/> except its JSON; returns the bytes of JSON left to read.</summary>
-    private long Validate(WriteBatch batch, int i)
+    private long Validate(WriteBatch batch, int i, ExpirationRules rules, long nowTicks)
     {
         var op = batch.Operations[i];
         switch (op.Kind)
@@ -86,6 +90,7 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
                 FoldId(batch, ref op, i);
                 op.CollectionName = Collection(op.Name, op.Text!, i);
                 ValidateBodySize(op, i);
+                StampExpiry(batch, ref op, i, rules, nowTicks);
                 break;
             case OperationKind.Delete:
                 FoldId(batch, ref op, i);
@@ -150,6 +155,28 @@ internal sealed class BatchValidator(DocumentStoreOptions options)
         batch.AdvancePastKey(length);
         op.KeyOffset = offset;
         op.KeyLength = length;
+    }
+
+    /// <summary>
+    /// Reads the document's own expiry and applies its collection's retention, here on the caller's thread
+    /// so the writer only copies the result into the record. Only a body holding the bytes "@expires", or
+    /// one of a collection with a field rule, is parsed.
+    /// </summary>
+    private void StampExpiry(WriteBatch batch, ref BatchOperation op, int index, ExpirationRules rules, long nowTicks)
+    {
+        var body = batch.Bytes(op.PayloadOffset, op.PayloadLength);
+        try
+        {
+            op.ExplicitExpiresTicks = ExpiryParser.ReadExplicit(body, options.MaxJsonDepth);
+        }
+        catch (FormatException ex)
+        {
+            throw new InvalidDocumentException(op.Name, index, ex.Message, ex);
+        }
+
+        op.ExpiresTicks = rules.Count == 0
+            ? op.ExplicitExpiresTicks
+            : rules.Compute(op.CollectionName!.Folded, body, op.ExplicitExpiresTicks, nowTicks, options.MaxJsonDepth);
     }
 
     private static void ValidateSource(string source, int index)

@@ -65,6 +65,13 @@ internal sealed class CompressionWriter : IDisposable
         _trainingPool.Clear();
     }
 
+    /// <summary>
+    /// The JSON of a stored body read in this transaction (decompressed when its record says so), for the writer's own
+    /// reads of documents (re-stamping expiries): valid until the next body decoded here.
+    /// </summary>
+    public ReadOnlySpan<byte> Json(long etag, DocumentRecord header, ReadOnlySpan<byte> storedBody) =>
+        (header.Flags & (uint)DocumentFlags.Compressed) == 0 ? storedBody : _decoder.Decode(etag, storedBody, Dictionaries);
+
     /// <summary>Reads a collection's state when a transaction first touches it.</summary>
     public void Load(CollectionEntry collection)
     {

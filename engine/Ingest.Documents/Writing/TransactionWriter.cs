@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Text;
+using Ingest.Documents.Expiration;
 using Ingest.Documents.Ids;
 using Ingest.Documents.Records;
 using Ingest.Storage;
@@ -13,7 +14,7 @@ namespace Ingest.Documents.Writing;
 /// touched collections' counters in memory and writing them back once in <see cref="End"/>.
 /// Used by the writer thread only; reused across transactions.
 /// </summary>
-internal sealed class TransactionWriter(CompressionWriter compression) : IDisposable
+internal sealed partial class TransactionWriter(CompressionWriter compression, CurrentExpirationRules expiration, int maxJsonDepth) : IDisposable
 {
     private readonly Dictionary<string, CollectionEntry> _collections = new(StringComparer.Ordinal);
     private byte[] _purgeKeys = new byte[EtagKey.Size * 1024];
@@ -22,6 +23,7 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
     private Tree _byEtag = null!;
     private Tree _tombstones = null!;
     private Tree _collectionStats = null!;
+    private Tree? _expiry;
     private FixedSizeTree _stateTree = null!;
     private StoreStateRecord _state;
     private byte[] _value = new byte[4096];
@@ -40,6 +42,7 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
         _byEtag = tx.CreateTree(TreeNames.ByEtag);
         _tombstones = tx.CreateTree(TreeNames.Tombstones);
         _collectionStats = tx.CreateTree(TreeNames.Collections);
+        _expiry = null;
         _stateTree = tx.CreateFixedSizeTree(TreeNames.State, StoreStateRecord.Size);
         _state = ReadState(_stateTree);
         compression.Begin(tx, _nowTicks);
@@ -94,10 +97,10 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
             switch (op.Kind)
             {
                 case OperationKind.Put:
-                    etag = Put(batch, op);
+                    etag = Put(batch, op, ReferenceEquals(batch.ExpirationRules, expiration.Rules));
                     break;
                 case OperationKind.Delete:
-                    etag = Delete(batch.Bytes(op.KeyOffset, op.KeyLength));
+                    etag = Delete(batch.Bytes(op.KeyOffset, op.KeyLength), out _);
                     break;
                 case OperationKind.SourcePosition:
                     SetSourcePosition(op.Name, op.Partition, op.Offset);
@@ -120,7 +123,7 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
         return new WriteResult(first, last, Transaction.TransactionId);
     }
 
-    private long Put(WriteBatch batch, in BatchOperation op)
+    private long Put(WriteBatch batch, in BatchOperation op, bool stampCurrent)
     {
         var key = batch.Bytes(op.KeyOffset, op.KeyLength);
         var name = op.CollectionName!;
@@ -140,30 +143,47 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
                 throw new InvalidDataException($"The id index holds a {replaced}-byte value for an id; it holds 8-byte etags.");
             }
 
-            RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(previous), name.Utf8, collection, makeTombstone: false, out _);
+            RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(previous), key, name.Utf8, collection, makeTombstone: false, out _);
         }
 
         var json = batch.Bytes(op.PayloadOffset, op.PayloadLength);
+
+        // Validation stamped the expiry under the rules of its moment; rules changed since then are
+        // applied here, where rule changes and writes are serialized.
+        var expires = stampCurrent
+            ? op.ExpiresTicks
+            : expiration.Rules.Compute(name.Folded, json, op.ExplicitExpiresTicks, _nowTicks, maxJsonDepth);
+        var expiresBytes = expires == 0 ? 0 : DocumentRecord.ExpiresSize;
         var precompressed = op.StoredLength > 0 ? batch.Bytes(op.StoredOffset, op.StoredLength) : default;
         var body = compression.Encode(collection, json, in op, precompressed, out var flags);
         var idBytes = Encoding.UTF8.GetByteCount(op.Name);
-        var size = DocumentRecord.Size + idBytes + name.Utf8.Length + body.Length;
+        var afterNames = DocumentRecord.Size + idBytes + name.Utf8.Length;
+        var size = afterNames + expiresBytes + body.Length;
         var value = Buffer(size);
         var header = new DocumentRecord
         {
             LastModifiedTicks = _nowTicks,
-            Flags = (uint)flags,
+            Flags = (uint)flags | (expires == 0 ? 0u : (uint)DocumentFlags.Expires),
             IdLength = (ushort)idBytes,
             CollectionLength = (ushort)name.Utf8.Length,
         };
         RecordIO.Write(value, in header);
         Encoding.UTF8.GetBytes(op.Name, value[DocumentRecord.Size..]);
         name.Utf8.CopyTo(value[(DocumentRecord.Size + idBytes)..]);
-        body.CopyTo(value[(DocumentRecord.Size + idBytes + name.Utf8.Length)..]);
+        if (expires != 0)
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(value[afterNames..], expires);
+        }
+
+        body.CopyTo(value[(afterNames + expiresBytes)..]);
 
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
         EtagKey.Write(etagKey, etag);
         _byEtag.Put(etagKey, value);
+        if (expires != 0)
+        {
+            PutExpiry(expires, key, etag);
+        }
 
         collection.Etags.Add(etag);
         collection.Stats.Count++;
@@ -176,19 +196,21 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
         return etag;
     }
 
-    private long Delete(ReadOnlySpan<byte> key)
+    private long Delete(ReadOnlySpan<byte> key, out CollectionEntry? collection)
     {
+        collection = null;
         if (!_ids.TryGet(key, out var existing))
         {
             return 0;
         }
 
         var oldEtag = BinaryPrimitives.ReadInt64LittleEndian(existing);
-        var record = RemoveLive(oldEtag, default, null, makeTombstone: true, out var collection);
+        var record = RemoveLive(oldEtag, key, default, null, makeTombstone: true, out var removedFrom);
+        collection = removedFrom;
         _ids.Delete(key);
 
         var etag = ++_state.LastEtag;
-        collection.Stats.LastEtag = etag;
+        removedFrom.Stats.LastEtag = etag;
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
         EtagKey.Write(etagKey, etag);
         _tombstones.Put(etagKey, record);
@@ -201,17 +223,14 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
     /// and the counters. With <paramref name="makeTombstone"/> set, returns its tombstone record (in the
     /// shared value buffer: valid until the next call that uses it).
     /// </summary>
-    private ReadOnlySpan<byte> RemoveLive(long etag, ReadOnlySpan<byte> hintCollectionUtf8, CollectionEntry? hint, bool makeTombstone, out CollectionEntry collection)
+    private ReadOnlySpan<byte> RemoveLive(long etag, ReadOnlySpan<byte> foldedId, ReadOnlySpan<byte> hintCollectionUtf8, CollectionEntry? hint, bool makeTombstone, out CollectionEntry collection)
     {
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
-        EtagKey.Write(etagKey, etag);
-        if (!_byEtag.TryGet(etagKey, out var value))
-        {
-            throw new InvalidDataException($"The id index points at etag {etag}, which holds no document.");
-        }
-
+        var value = ReadDocument(etagKey, etag, "The id index");
         var header = DocumentRecord.Read(value);
         var collectionUtf8 = header.Collection(value);
+        var expiresTicks = header.ExpiresTicks(value);
+
         collection = hint != null && collectionUtf8.SequenceEqual(hintCollectionUtf8)
             ? hint
             : CollectionOf(collectionUtf8);
@@ -225,9 +244,14 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
             value[..size].CopyTo(copy);
             var tomb = header;
             tomb.LastModifiedTicks = _nowTicks;
-            tomb.Flags = (tomb.Flags | (uint)DocumentFlags.Deleted) & ~(uint)DocumentFlags.Compressed; // no body
+            tomb.Flags = (tomb.Flags | (uint)DocumentFlags.Deleted) & ~(uint)(DocumentFlags.Compressed | DocumentFlags.Expires); // no body, no expiry field
             RecordIO.Write(copy, in tomb);
             result = copy;
+        }
+
+        if (header.HasExpiry)
+        {
+            DeleteExpiry(expiresTicks, foldedId); // after the last use of value: another tree's change may move pages
         }
 
         _byEtag.Delete(etagKey);
@@ -238,6 +262,15 @@ internal sealed class TransactionWriter(CompressionWriter compression) : IDispos
         _state.DocumentCount--;
         _state.DocumentBytes -= bodyLength;
         return result;
+    }
+
+    /// <summary>The live document at <paramref name="etag"/> (its key written to <paramref name="etagKey"/>); <paramref name="pointer"/> names the tree that led here, for the error.</summary>
+    private ReadOnlySpan<byte> ReadDocument(Span<byte> etagKey, long etag, string pointer)
+    {
+        EtagKey.Write(etagKey, etag);
+        return _byEtag.TryGet(etagKey, out var value)
+            ? value
+            : throw new InvalidDataException($"{pointer} points at etag {etag}, which holds no document.");
     }
 
     private CollectionEntry CollectionOf(ReadOnlySpan<byte> collectionUtf8)

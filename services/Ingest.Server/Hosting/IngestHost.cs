@@ -2,6 +2,7 @@ using Ingest.Indexing.Runtime;
 using Ingest.Server.Batching;
 using Ingest.Server.Documents;
 using Ingest.Server.Etl;
+using Ingest.Server.Expiration;
 using Ingest.Server.Grafana;
 using Ingest.Server.Indexes;
 using Ingest.Query.AutoIndexes;
@@ -58,6 +59,7 @@ public static class IngestHost
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddEtl(builder.Configuration);
+        builder.Services.AddExpiration(builder.Configuration);
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
         builder.Services.AddIngestTelemetry(builder.Configuration);
@@ -80,6 +82,7 @@ public static class IngestHost
         app.MapQueryEndpoints();
         app.MapGrafanaEndpoints();
         app.MapEtlEndpoints();
+        app.MapExpirationEndpoints();
         app.MapMetricsEndpoint();
         return app;
     }

@@ -3,6 +3,7 @@ using Ingest.Documents;
 using Ingest.Query;
 using Ingest.Server.Batching;
 using Ingest.Server.Etl;
+using Ingest.Server.Expiration;
 using Ingest.Server.Hosting.Http.Security;
 using Ingest.Server.Indexes;
 using Ingest.Server.Sources;
@@ -19,7 +20,7 @@ public static class StatsEndpoints
         return endpoints;
     }
 
-    private static IResult GetStats(DocumentStore store, IngestionService ingestion, QueryEngine engine, EtlService etl)
+    private static IResult GetStats(DocumentStore store, IngestionService ingestion, QueryEngine engine, EtlService etl, IServiceProvider services)
     {
         var stats = store.GetStats();
         var storeEntry = new StoreStatsEntry(
@@ -47,7 +48,10 @@ public static class StatsEndpoints
         var indexSummaries = engine.Indexes.GetStatuses().Select(IndexViews.Summary).ToArray();
         var etlTasks = etl.Tasks.Select(static t => EtlViews.Stats(t.Definition.Name!, t.GetStatus())).ToArray();
         return TypedResults.Json(
-            new StatsResponse(storeEntry, collections, sources, stats.DeadLetterCount, indexSummaries, etlTasks), IngestHttpJsonContext.Default.StatsResponse);
+            new StatsResponse(
+                storeEntry, collections, sources, stats.DeadLetterCount, indexSummaries, etlTasks,
+                ExpirationViews.Stats(store, services.GetRequiredService<RetentionRules>(), services.GetRequiredService<ExpirationProgress>())),
+            IngestHttpJsonContext.Default.StatsResponse);
     }
 
     private static SourceStatsEntry ToEntry(SourceStatus status)

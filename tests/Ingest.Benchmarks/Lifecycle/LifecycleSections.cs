@@ -6,5 +6,6 @@ internal static class LifecycleSections
     public static IReadOnlyList<ILifecycleSection> All { get; } =
     [
         new Compression.CompressionSection(),
+        new Expiration.ExpirationSection(),
     ];
 }

@@ -136,7 +136,7 @@ public sealed class GroupCommitTests(ITestOutputHelper output)
         using var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options().Storage);
         var commits = 0;
         using var decompressors = new DecompressorPool();
-        using var writer = new GroupCommitWriter(env, long.MaxValue, new TransactionWriter(new CompressionWriter(TestDirectory.Options(), decompressors, new BatchCompressor(TestDirectory.Options(), _ => null))), _ =>
+        using var writer = new GroupCommitWriter(env, long.MaxValue, new TransactionWriter(new CompressionWriter(TestDirectory.Options(), decompressors, new BatchCompressor(TestDirectory.Options(), _ => null)), new Ingest.Documents.Expiration.CurrentExpirationRules(), TestDirectory.Options().MaxJsonDepth), _ =>
         {
             if (Interlocked.Increment(ref commits) == 2)
             {
