@@ -43,6 +43,14 @@ public sealed class LiveIngestionQueryTests(BrokerFixture brokers) : IDisposable
             var answer = await QueryAsync(server.Client, "from Orders where Total >= 0 limit 0", wait: "60s");
 
             Assert.False(answer.GetProperty("isStale").GetBoolean(), answer.ToString());
+            if (answer.TryGetProperty("warnings", out var warnings))
+            {
+                // Asked before the first order arrived: a collection with no documents makes no index yet.
+                Assert.Equal(0, storedBefore);
+                Assert.StartsWith("unknown collection 'Orders'", warnings[0].GetString(), StringComparison.Ordinal);
+                continue;
+            }
+
             Assert.Equal("Auto/Orders/ByTotal", answer.GetProperty("indexName").GetString());
             Assert.True(answer.GetProperty("totalResults").GetInt64() >= storedBefore, $"{storedBefore} orders stored before the query, the answer counts {answer.GetProperty("totalResults")}");
             answers++;
