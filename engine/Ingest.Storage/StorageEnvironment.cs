@@ -89,7 +89,7 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
         WriterBuffers = scratch.AllocatePages(2);
         var durable = options.SyncMode == SyncMode.Durable;
         _journal = new JournalWriter(
-            directory, options.JournalFileSize, durable, scratch, nextJournalSequence, spareJournals, faults, (sequence, size) => data.RecordJournalCreated(sequence, size, durable));
+            directory, options.EffectiveInitialJournalFileSize, options.JournalFileSize, durable, scratch, nextJournalSequence, spareJournals, faults, (sequence, size) => data.RecordJournalCreated(sequence, size, durable));
         _journal.PrepareFirstFile();
         if (options.BackgroundFlush)
         {
@@ -138,6 +138,9 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
     internal int UnflushedPageCount => Volatile.Read(ref _current).Table.Count;
 
     internal int JournalFileCount => _journal.FileCount;
+
+    /// <summary>The size the next new journal file gets (it follows the write rate).</summary>
+    internal long NextJournalFileSize => _journal.NextFileSizeTarget;
 
     /// <summary>
     /// How many journal syncs commits have cost since the environment opened: one per durable
@@ -220,7 +223,7 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
                 // Every record is in the data file now, so no journal file is needed any more: the
                 // header says so before files are deleted, or a missing one would look like damage.
                 data.Sync();
-                data.ResetJournals(replayed, recovery.NextSequence, options.JournalFileSize);
+                data.ResetJournals(replayed, recovery.NextSequence, options.EffectiveInitialJournalFileSize);
                 lastTx = replayed;
                 if (recovery.Loss != null)
                 {
@@ -228,7 +231,7 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
                 }
                 else
                 {
-                    spares = recovery.KeepSpares(options.JournalFileSize, maxSpares: 2);
+                    spares = recovery.KeepSpares(options.EffectiveInitialJournalFileSize, maxSpares: 2);
                 }
             }
 

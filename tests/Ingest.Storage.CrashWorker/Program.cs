@@ -20,6 +20,7 @@ var options = new StorageOptions
 {
     SyncMode = SyncMode.Durable,
     JournalFileSize = 256 * 1024,
+    InitialJournalFileSize = 64 * 1024, // files of 64, 128 and 256 KiB: recovery reads across sizes
     FlushThresholdPages = 64,
     FlushInterval = TimeSpan.FromMilliseconds(20),
 };

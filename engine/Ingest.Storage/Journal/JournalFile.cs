@@ -19,6 +19,9 @@ internal sealed class JournalFile(long sequence, string path, SafeFileHandle han
 
     public long LastTxId { get; set; }
 
+    /// <summary>When the file was made ready (<see cref="Environment.TickCount64"/>): how fast it fills sizes the next.</summary>
+    public long CreatedAtMs { get; } = Environment.TickCount64;
+
     public static string NameFor(long sequence) => $"{Prefix}{sequence:D10}";
 
     public static bool TryParseSequence(string fileName, out long sequence)

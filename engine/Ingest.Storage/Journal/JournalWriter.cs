@@ -9,6 +9,13 @@ namespace Ingest.Storage.Journal;
 /// after appending only flushes data blocks; a commit larger than a file gets a file of its own.
 /// Files whose records are all in the data file are kept as spares (up to <see cref="MaxSpares"/>)
 /// and renamed to the next sequence number when a new file is needed, which saves the zero-fill.
+/// <para>
+/// Files start small and follow the write rate (see <see cref="NextFileSize"/>): the first is
+/// <see cref="StorageOptions.InitialJournalFileSize"/>, each next one twice its predecessor when that
+/// filled within <see cref="GrowWithinMs"/>, up to <see cref="StorageOptions.JournalFileSize"/>, and half
+/// of it (not below the initial size) when it took longer than <see cref="ShrinkAfterMs"/>. Every
+/// environment (the store and each index) once paid a 64 MiB file before its first entry.
+/// </para>
 /// A recycled file still holds old records after the new ones, but those all have transaction ids
 /// the data file header already covers, and recovery skips them.
 /// <para>
@@ -25,7 +32,15 @@ internal sealed unsafe class JournalWriter : IDisposable
     private long _bytesWritten;
 
     private readonly string _directory;
-    private readonly long _fileSize;
+    private readonly long _initialFileSize;
+    private readonly long _maxFileSize;
+    private long _nextFileSize;
+
+    /// <summary>A file that filled faster than this is followed by one twice as large.</summary>
+    internal const long GrowWithinMs = 10_000;
+
+    /// <summary>A file that took longer than this to fill is followed by one half as large.</summary>
+    internal const long ShrinkAfterMs = 10 * 60_000;
     private readonly bool _durable;
     private readonly ScratchMemory _memory;
     private readonly WriteFaults _faults;
@@ -58,14 +73,18 @@ internal sealed unsafe class JournalWriter : IDisposable
     private long _failedPosition;
     private bool _createFailed;
 
+    /// <param name="initialFileSize">The size of the first file (and the least any file gets).</param>
+    /// <param name="maxFileSize">The most a file gets unless one record needs more.</param>
     /// <param name="spares">Journal files whose records are all applied, to recycle.</param>
     /// <param name="fileCreated">Told (sequence, size) once a new file is ready and before any record goes in.</param>
-    public JournalWriter(string directory, long fileSize, bool durable, ScratchMemory memory, long nextSequence, IEnumerable<string> spares, WriteFaults faults, Action<long, long> fileCreated)
+    public JournalWriter(string directory, long initialFileSize, long maxFileSize, bool durable, ScratchMemory memory, long nextSequence, IEnumerable<string> spares, WriteFaults faults, Action<long, long> fileCreated)
     {
         _directory = directory;
         _faults = faults;
         _fileCreated = fileCreated;
-        _fileSize = fileSize;
+        _initialFileSize = initialFileSize;
+        _maxFileSize = Math.Max(initialFileSize, maxFileSize);
+        _nextFileSize = initialFileSize;
         _durable = durable;
         _memory = memory;
         _nextSequence = nextSequence;
@@ -80,7 +99,8 @@ internal sealed unsafe class JournalWriter : IDisposable
     /// Makes the file the next record goes to ready now (a spare renamed, or a new file zero-filled
     /// and synced) instead of in the first commit: on this VM that first commit took 50-130 ms, a
     /// fifth of loading 40k documents into a fresh store. Best effort: if it fails (a full disk),
-    /// the first commit tries again and reports the error.
+    /// the first commit tries again and reports the error (a caller that must know calls
+    /// <see cref="PrepareNextFile"/> itself).
     /// </summary>
     public void PrepareFirstFile()
     {
@@ -94,7 +114,7 @@ internal sealed unsafe class JournalWriter : IDisposable
 
         try
         {
-            CreateFile(_fileSize);
+            PrepareNextFile(_nextFileSize);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -143,7 +163,12 @@ internal sealed unsafe class JournalWriter : IDisposable
         if (file == null || file.Position + length > file.Length)
         {
             ClearFailedRecord();
-            file = CreateFile(Math.Max(_fileSize, length));
+            if (file != null)
+            {
+                _nextFileSize = NextFileSize(file.Length, Environment.TickCount64 - file.CreatedAtMs, _nextFileSize, _initialFileSize, _maxFileSize);
+            }
+
+            file = PrepareNextFile(Math.Max(_nextFileSize, RoundUp(length)));
         }
 
         try
@@ -423,9 +448,27 @@ internal sealed unsafe class JournalWriter : IDisposable
         ClearFailedRecord();
         if (_createFailed)
         {
-            CreateFile(_fileSize);
+            PrepareNextFile(_nextFileSize);
         }
     }
+
+    /// <summary>The size the file after one of <paramref name="filledLength"/> bytes gets, which filled in <paramref name="filledInMs"/>.</summary>
+    internal static long NextFileSize(long filledLength, long filledInMs, long current, long initial, long max)
+    {
+        // Sized from the file that filled, not from the last target: a commit bigger than a file gets one of its own.
+        var basis = Math.Clamp(filledLength, initial, max);
+        if (filledInMs < GrowWithinMs)
+        {
+            return Math.Min(max, Math.Max(current, basis * 2));
+        }
+
+        return filledInMs > ShrinkAfterMs ? Math.Max(initial, Math.Min(current, basis) / 2) : Math.Max(initial, Math.Min(current, basis));
+    }
+
+    private static long RoundUp(long length) => (length + 4095) / 4096 * 4096;
+
+    /// <summary>The size the next new journal file gets (tests and stats).</summary>
+    internal long NextFileSizeTarget => _nextFileSize;
 
     private void ClearFailedRecord()
     {
@@ -444,7 +487,13 @@ internal sealed unsafe class JournalWriter : IDisposable
         _failedFile = null;
     }
 
-    private JournalFile CreateFile(long size)
+    /// <summary>
+    /// Makes the next journal file ready: a spare of <paramref name="size"/> bytes renamed to the next
+    /// sequence number, or a new file zero-filled and synced, and recorded in the data file's header.
+    /// Throws <see cref="IOException"/> when it cannot (a full disk) and leaves nothing behind; the
+    /// commit that needed it fails, and <see cref="Probe"/> tries again. The one place a journal file is made.
+    /// </summary>
+    public JournalFile PrepareNextFile(long size)
     {
         _createFailed = true;
         var file = CreateOrRecycleFile(size);
@@ -460,10 +509,14 @@ internal sealed unsafe class JournalWriter : IDisposable
         JournalFile? spare = null;
         lock (_filesLock)
         {
-            if (size == _fileSize && _spares.Count > 0)
+            for (var i = _spares.Count - 1; i >= 0; i--)
             {
-                spare = _spares[^1];
-                _spares.RemoveAt(_spares.Count - 1);
+                if (_spares[i].Length == size)
+                {
+                    spare = _spares[i];
+                    _spares.RemoveAt(i);
+                    break;
+                }
             }
         }
 
@@ -511,7 +564,7 @@ internal sealed unsafe class JournalWriter : IDisposable
         var handle = File.OpenHandle(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read);
         try
         {
-            if (size == _fileSize)
+            if (size <= _maxFileSize)
             {
                 // Real zeros, not a sparse file: later syncs then have no block allocation to record.
                 for (long offset = 0; offset < size; offset += ZeroFill.Length)
@@ -593,13 +646,23 @@ internal sealed unsafe class JournalWriter : IDisposable
 
                 _files.RemoveAt(i);
                 i--;
-                if (file.Length == _fileSize && _spares.Count < MaxSpares)
+                if (file.Length == _nextFileSize && _spares.Count < MaxSpares)
                 {
                     _spares.Add(file);
                 }
                 else
                 {
                     (deleted ??= []).Add(file);
+                }
+            }
+
+            // Spares of a size the writer no longer makes would only hold disk.
+            for (var i = _spares.Count - 1; i >= 0; i--)
+            {
+                if (_spares[i].Length != _nextFileSize)
+                {
+                    (deleted ??= []).Add(_spares[i]);
+                    _spares.RemoveAt(i);
                 }
             }
         }
@@ -618,7 +681,8 @@ internal sealed unsafe class JournalWriter : IDisposable
 
     /// <summary>
     /// Closes the files. With <paramref name="allApplied"/> (a clean close: the data file holds every
-    /// record) oversized files are deleted and the others stay for the next open to recycle.
+    /// record) files larger than the initial size are deleted (the next open starts small again) and
+    /// the others stay for the next open to recycle.
     /// </summary>
     public void Close(bool allApplied)
     {
@@ -627,7 +691,7 @@ internal sealed unsafe class JournalWriter : IDisposable
             foreach (var f in _files.Concat(_spares))
             {
                 f.Dispose();
-                if (allApplied && f.Length != _fileSize)
+                if (allApplied && f.Length != _initialFileSize)
                 {
                     File.Delete(f.Path);
                 }

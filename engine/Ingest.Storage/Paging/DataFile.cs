@@ -29,7 +29,8 @@ namespace Ingest.Storage.Paging;
 internal sealed unsafe class DataFile : IDisposable
 {
     public const string FileName = "data.ingest";
-    private const long MinGrowthPages = 128;           // 1 MiB
+    // 128 KiB: with 1 MiB steps an index holding a few pages took 1 MiB at its first flush.
+    private const long MinGrowthPages = 16;
     private const long MaxGrowthPages = 128 * 1024;    // 1 GiB
 
     private readonly SafeFileHandle _handle;
