@@ -178,15 +178,15 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
         System.IO.Directory.CreateDirectory(directory);
         directory = Path.GetFullPath(directory);
 
-        FileStream lockFile;
-        var lockPath = Path.Combine(directory, LockFileName);
+        var lockFile = LockDirectory(directory);
         try
         {
-            lockFile = new FileStream(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+            DeleteUnfinishedCompaction(directory);
         }
-        catch (IOException ex)
+        catch
         {
-            throw new IOException($"The storage environment in '{directory}' is already open (lock file '{lockPath}' is held).", ex);
+            lockFile.Dispose();
+            throw;
         }
 
         var scratch = new ScratchMemory();

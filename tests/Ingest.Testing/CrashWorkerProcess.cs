@@ -27,8 +27,9 @@ public static class CrashWorkerProcess
     /// Starts the worker, waits until <paramref name="onLine"/> accepts its first line, lets it run
     /// for <paramref name="runFor"/>, then kills it with SIGKILL and waits until every line it
     /// printed has been handed to <paramref name="onLine"/> (called on one reader thread).
+    /// <paramref name="mode"/>, when given, is the worker's third argument (a worker that can do more than one thing).
     /// </summary>
-    public static void RunAndKill(string worker, string directory, int seed, TimeSpan runFor, Func<string, bool> onLine)
+    public static void RunAndKill(string worker, string directory, int seed, TimeSpan runFor, Func<string, bool> onLine, string? mode = null)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -40,6 +41,10 @@ public static class CrashWorkerProcess
         start.ArgumentList.Add(worker);
         start.ArgumentList.Add(directory);
         start.ArgumentList.Add(seed.ToString(CultureInfo.InvariantCulture));
+        if (mode != null)
+        {
+            start.ArgumentList.Add(mode);
+        }
         using var process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
         using var first = new ManualResetEventSlim();
         var reader = new Thread(() =>

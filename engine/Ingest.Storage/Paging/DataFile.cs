@@ -90,7 +90,7 @@ internal sealed unsafe class DataFile : IDisposable
         }
     }
 
-    private static FileHeader ReadHeader(SafeFileHandle handle, string path)
+    public static FileHeader ReadHeader(SafeFileHandle handle, string path)
     {
         Span<byte> page = new byte[2 * FileHeader.SlotSize];
         var read = RandomAccess.Read(handle, page, 0);
