@@ -84,6 +84,9 @@ internal sealed class IndexStorage : IDisposable
     /// <summary>The directory of the index's environment.</summary>
     public string Directory => _env.Directory;
 
+    /// <summary>The index's bytes on disk (data file, journal files, free pages inside them).</summary>
+    public StorageSpace GetSpace() => _env.GetSpace();
+
     /// <summary>Bytes the batch work buffers kept across batches hold (they grow with the largest batch applied).</summary>
     public long WorkMemoryBytes =>
         _arena.Bytes.Length + _record.Bytes.Length
