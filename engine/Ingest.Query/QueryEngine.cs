@@ -166,8 +166,11 @@ public sealed class QueryEngine : IAsyncDisposable
             QueryTracing.SetIndex(activity, source.Name, source.IsAutomatic);
             if (source.Name is null)
             {
-                var scan = _executor.Prepare(query, null, bound, continuation);
-                return Started(new RunningQuery(_executor.Run(scan, null, ct), null, scan.SourceName, false, false, false, _store.LastEtag, started, _finished));
+                var scan = source.MatchesNothing ? _executor.PrepareNothing(query, bound, source.Warning!) : _executor.Prepare(query, null, bound, continuation);
+                return Started(new RunningQuery(_executor.Run(scan, null, ct), null, scan.SourceName, false, false, false, _store.LastEtag, started, _finished)
+                {
+                    Warnings = source.Warning is null ? [] : [source.Warning],
+                });
             }
 
             var status = Indexes.GetStatus(source.Name);
@@ -249,7 +252,7 @@ public sealed class QueryEngine : IAsyncDisposable
         var source = await ChooseAsync(query, bound, mayCreate, ct).ConfigureAwait(false);
         if (source.Name is null)
         {
-            var scan = _executor.Prepare(query, null, bound, null);
+            var scan = source.MatchesNothing ? _executor.PrepareNothing(query, bound, source.Warning!) : _executor.Prepare(query, null, bound, null);
             return (scan.SourceName, _executor.Explain(scan));
         }
 
@@ -279,24 +282,34 @@ public sealed class QueryEngine : IAsyncDisposable
         }
     }
 
-    /// <summary>The index to read: named, chosen for the fields, or none (Name null) for a collection scan.</summary>
-    private async Task<(string? Name, bool IsAutomatic, bool Created)> ChooseAsync(ParsedQuery query, QueryParameters parameters, bool mayCreate, CancellationToken ct)
+    /// <summary>
+    /// The index to read: named, chosen for the fields, or none (Name null) for a collection scan, or for a query that
+    /// matches nothing (an unknown collection, a condition on fields no document has: see <see cref="AutoIndexHygiene"/>),
+    /// which makes no index. <c>Warning</c> says what the query's author should know.
+    /// </summary>
+    private async Task<(string? Name, bool IsAutomatic, bool Created, bool MatchesNothing, string? Warning)> ChooseAsync(ParsedQuery query, QueryParameters parameters, bool mayCreate, CancellationToken ct)
     {
         if (query.Source.Kind == QuerySourceKind.Index)
         {
             return Indexes.GetStatus(query.Source.Name) is null
                 ? throw NoSuchIndex(query, query.Source.Name)
-                : (query.Source.Name, AutoIndexNames.IsAutomatic(query.Source.Name), false);
+                : (query.Source.Name, AutoIndexNames.IsAutomatic(query.Source.Name), false, false, null);
         }
 
         var needs = IndexFieldNeeds.From(QueryFieldUsage.Collect(query, parameters));
         if (needs.Count == 0)
         {
-            return (null, false, false);
+            return (null, false, false, false, AutoIndexHygiene.UnknownCollectionScan(_store, query.Source.Name));
+        }
+
+        if (!AutoIndexes.Covers(query.Source.Name, needs)
+            && AutoIndexHygiene.Inspect(_store, query, needs, Indexes.GetStatuses(), _options.AutoIndexes.AutoIndexSampleDocuments) is { } nothing)
+        {
+            return (null, false, false, true, nothing);
         }
 
         var chosen = await AutoIndexes.ChooseAsync(query.Source.Name, needs, definition => _executor.Prepare(query, definition, parameters, null), mayCreate, ct).ConfigureAwait(false);
-        return (chosen.Name, chosen.IsAutomatic, chosen.Created);
+        return (chosen.Name, chosen.IsAutomatic, chosen.Created, false, null);
     }
 
     /// <summary>

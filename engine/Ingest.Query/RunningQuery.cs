@@ -30,6 +30,9 @@ public sealed class RunningQuery : IDisposable
 
     public QueryResults Results { get; }
 
+    /// <summary>What the query's author should know about its answer (an unknown collection or field); empty when nothing.</summary>
+    public IReadOnlyList<string> Warnings { get; internal init; } = [];
+
     /// <summary>The answering index, or <c>collection/Orders</c> for a collection scan.</summary>
     public string IndexName { get; }
 

@@ -2,6 +2,7 @@ using Ingest.Benchmarks.Budgets;
 using Ingest.Benchmarks.Documents;
 using Ingest.Benchmarks.Etl;
 using Ingest.Benchmarks.Indexing;
+using Ingest.Benchmarks.Lifecycle;
 using Ingest.Benchmarks.Ingestion;
 using Ingest.Benchmarks.Micro;
 using Ingest.Benchmarks.Queries;
@@ -16,6 +17,7 @@ return args switch
     ["indexing", .. var rest] => IndexingCommand.Run(rest),
     ["etl", .. var rest] => EtlCommand.Run(rest),
     ["queries", .. var rest] => QueriesCommand.Run(rest),
+    ["lifecycle", .. var rest] => LifecycleCommand.Run(rest),
     ["micro", .. var rest] => MicroCommand.Run(rest),
     ["budgets", .. var rest] => BudgetsCommand.Run(rest),
     _ => PrintUsage(),
@@ -36,6 +38,8 @@ static int PrintUsage()
     Console.Error.WriteLine("      Stored orders sent by an ETL task to Kafka and RabbitMQ, with and without a transform, beside plain producers.");
     Console.Error.WriteLine($"  {QueriesCommand.Usage}");
     Console.Error.WriteLine("      One query per shape over the generated orders, side by side with SQLite and Lucene.NET, at 1 and 2 threads.");
+    Console.Error.WriteLine($"  {LifecycleCommand.Usage}");
+    Console.Error.WriteLine("      Compression, expiration and disk footprint beside uncompressed storage, SQLite and one-by-one deletes.");
     Console.Error.WriteLine($"  {MicroCommand.Usage}");
     Console.Error.WriteLine("      BenchmarkDotNet micro benchmarks of this assembly, e.g. micro --filter '*Lmdb*'.");
     Console.Error.WriteLine($"  {BudgetsCommand.Usage}");

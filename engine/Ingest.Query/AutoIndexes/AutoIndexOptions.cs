@@ -10,6 +10,12 @@ public sealed class AutoIndexOptions
     public int AutoIndexSampleDocuments { get; set; } = 256;
 
     /// <summary>
+    /// Automatic indexes one collection may have at once (a widened index replaces the ones it covers once it has caught
+    /// up, so more mean fields of conflicting types or a burst of widenings); beyond it a query that needs a new one is refused.
+    /// </summary>
+    public int MaxAutoIndexesPerCollection { get; set; } = 16;
+
+    /// <summary>
     /// How often idle and superseded automatic indexes are looked for and the last-used times saved: a quarter of the
     /// idle timeout, at most a minute, so a restart loses at most that much of an index's idle time.
     /// </summary>
@@ -21,5 +27,6 @@ public sealed class AutoIndexOptions
     {
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(AutoIndexIdleTimeout, TimeSpan.Zero, nameof(AutoIndexIdleTimeout));
         ArgumentOutOfRangeException.ThrowIfLessThan(AutoIndexSampleDocuments, 0, nameof(AutoIndexSampleDocuments));
+        ArgumentOutOfRangeException.ThrowIfLessThan(MaxAutoIndexesPerCollection, 1, nameof(MaxAutoIndexesPerCollection));
     }
 }

@@ -1,5 +1,4 @@
 using System.Text.Json;
-using Ingest.Documents;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Paths;
 
@@ -13,57 +12,17 @@ namespace Ingest.Query.AutoIndexes;
 /// </summary>
 internal static class FieldTypeSampler
 {
+    // The column of the counts that counts any value, whatever its kind.
+    private const int Present = 4;
+
     // Ties go to the earlier kind: numbers and dates are the likelier intent behind a path holding both.
     private static readonly IndexFieldType[] KindOrder = [IndexFieldType.Number, IndexFieldType.DateTime, IndexFieldType.Keyword, IndexFieldType.Bool];
 
-    public static Dictionary<string, IndexFieldType> Infer(DocumentStore store, string collection, IReadOnlyList<string> paths, int sampleDocuments)
+    /// <summary>The guessed type of each of <paramref name="paths"/> that has a string, number or bool value in the sample.</summary>
+    public static Dictionary<string, IndexFieldType> Infer(CollectionSample sample, IReadOnlyList<string> paths)
     {
         var guesses = new Dictionary<string, IndexFieldType>(StringComparer.Ordinal);
-        if (paths.Count == 0 || sampleDocuments == 0)
-        {
-            return guesses;
-        }
-
-        var compiled = new CompiledJsonPath?[paths.Count];
-        for (var p = 0; p < paths.Count; p++)
-        {
-            compiled[p] = JsonPathCompiler.TryCompile(paths[p], out var path, out _) ? path : null;
-        }
-
-        var counts = new int[paths.Count, KindOrder.Length];
-        var sampled = 0;
-        using (var reader = store.BeginRead())
-        {
-            foreach (var document in reader.GetCollection(collection))
-            {
-                if (sampled++ >= sampleDocuments)
-                {
-                    break;
-                }
-
-                JsonDocument json;
-                try
-                {
-                    json = JsonDocument.Parse(document.Body.ToArray(), new JsonDocumentOptions { MaxDepth = 1024 });
-                }
-                catch (JsonException)
-                {
-                    continue;
-                }
-
-                using (json)
-                {
-                    for (var p = 0; p < paths.Count; p++)
-                    {
-                        if (compiled[p] is { } path)
-                        {
-                            Count(json.RootElement, path, 0, counts, p);
-                        }
-                    }
-                }
-            }
-        }
-
+        var counts = CountKinds(sample, paths);
         for (var p = 0; p < paths.Count; p++)
         {
             var best = -1;
@@ -84,10 +43,50 @@ internal static class FieldTypeSampler
         return guesses;
     }
 
+    /// <summary>The paths no sampled document has a value at (not even null, an object or an array).</summary>
+    public static List<string> Absent(CollectionSample sample, IReadOnlyList<string> paths)
+    {
+        var counts = CountKinds(sample, paths);
+        var absent = new List<string>();
+        for (var p = 0; p < paths.Count; p++)
+        {
+            if (counts[p, Present] == 0)
+            {
+                absent.Add(paths[p]);
+            }
+        }
+
+        return absent;
+    }
+
+    private static int[,] CountKinds(CollectionSample sample, IReadOnlyList<string> paths)
+    {
+        var counts = new int[paths.Count, Present + 1];
+        var compiled = new CompiledJsonPath?[paths.Count];
+        for (var p = 0; p < paths.Count; p++)
+        {
+            compiled[p] = JsonPathCompiler.TryCompile(paths[p], out var path, out _) ? path : null;
+        }
+
+        foreach (var json in sample.Documents)
+        {
+            for (var p = 0; p < paths.Count; p++)
+            {
+                if (compiled[p] is { } path)
+                {
+                    Count(json.RootElement, path, 0, counts, p);
+                }
+            }
+        }
+
+        return counts;
+    }
+
     private static void Count(JsonElement value, CompiledJsonPath path, int step, int[,] counts, int p)
     {
         if (step == path.Steps.Length)
         {
+            counts[p, Present]++;
             var kind = KindOf(value);
             if (kind >= 0)
             {

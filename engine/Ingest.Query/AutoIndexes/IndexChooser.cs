@@ -125,6 +125,9 @@ public sealed partial class IndexChooser : IAsyncDisposable
         }
     }
 
+    /// <summary>Whether an index (static or automatic) already answers a query on <paramref name="collection"/> that needs <paramref name="fields"/>.</summary>
+    internal bool Covers(string collection, IReadOnlyList<IndexFieldNeed> fields) => FindExisting(_indexes.GetStatuses(), collection, fields) is not null;
+
     /// <summary>Starts the background sweep (idle and superseded automatic indexes, last-used times saved).</summary>
     public void StartSweeping()
     {
@@ -405,7 +408,12 @@ public sealed partial class IndexChooser : IAsyncDisposable
         }
 
         var undecided = added.Where(n => n.UsableTypes.Count != 1).Select(n => n.Path).ToList();
-        var sampled = FieldTypeSampler.Infer(_store, collection, undecided, _options.AutoIndexSampleDocuments);
+        Dictionary<string, IndexFieldType> sampled;
+        using (var sample = CollectionSample.Read(_store, collection, undecided.Count == 0 ? 0 : _options.AutoIndexSampleDocuments))
+        {
+            sampled = FieldTypeSampler.Infer(sample, undecided);
+        }
+
         foreach (var need in added)
         {
             union.Add(new IndexFieldDefinition(need.Path, need.Path, TypeFor(need, sampled.TryGetValue(need.Path, out var guess) ? guess : null)));
@@ -423,6 +431,11 @@ public sealed partial class IndexChooser : IAsyncDisposable
 
         var created = new IndexDefinition(name, [collection], sorted);
         check?.Invoke(created);
+        if (widened.Count >= _options.MaxAutoIndexesPerCollection)
+        {
+            throw new AutoIndexLimitException(collection, name, widened.Count, _options.MaxAutoIndexesPerCollection);
+        }
+
         if (!mayCreate)
         {
             throw new AutoIndexDeniedException(collection, name, paths, widened.Count == 0 ? null : string.Join(", ", widened));

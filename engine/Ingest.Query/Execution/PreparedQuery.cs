@@ -40,6 +40,11 @@ public sealed class PreparedQuery
 
     internal string? Collection { get; init; }
 
+    /// <summary>Why no document can match (an unknown collection, a condition on fields no document has): the answer is empty.</summary>
+    internal string? NothingReason { get; init; }
+
+    internal bool MatchesNothing => NothingReason is not null;
+
     internal FilterNode? Filter { get; set; }
 
     /// <summary>A collection scan's condition on the document id.</summary>

@@ -81,6 +81,27 @@ public sealed partial class QueryExecutor
     }
 
     /// <summary>
+    /// A query that matches nothing, for <paramref name="reason"/>: no index is read or made; it answers its shape
+    /// (the documents, or a projection's columns) with no rows.
+    /// </summary>
+    internal PreparedQuery PrepareNothing(ParsedQuery query, QueryParameters parameters, string reason)
+    {
+        var prepared = new PreparedQuery(query, null, "collection/" + query.Source.Name) { Collection = query.Source.Name, NothingReason = reason };
+        prepared.Offset = query.Offset == null ? 0 : parameters.ResolveCount(query.Offset, "offset");
+        prepared.Limit = query.Limit == null ? null : parameters.ResolveCount(query.Limit, "limit");
+        if (IsAggregating(query))
+        {
+            prepared.Shape = QueryResultShape.Aggregates;
+        }
+        else
+        {
+            BindOutput(prepared);
+        }
+
+        return prepared;
+    }
+
+    /// <summary>
     /// Runs a prepared query against <paramref name="reader"/> (the index's reader; null for a collection scan), which
     /// must stay open until the results are disposed. Evaluates the filter now; rows are read as they are written.
     /// </summary>
@@ -158,6 +179,11 @@ public sealed partial class QueryExecutor
     {
         ArgumentNullException.ThrowIfNull(prepared);
         var steps = new List<QueryPlanStep>();
+        if (prepared.NothingReason is { } reason)
+        {
+            return new QueryPlan(prepared.SourceName, [new QueryPlanStep("nothing", reason, 0, [])]);
+        }
+
         if (prepared.IsCollectionScan)
         {
             steps.Add(new QueryPlanStep("collection-scan", $"the documents of collection '{prepared.Collection}' in etag order", null, []));
@@ -432,7 +458,11 @@ public sealed partial class QueryExecutor
         try
         {
             long total = 0;
-            if (prepared.IdFilter != null)
+            if (prepared.MatchesNothing)
+            {
+                // Nothing to count.
+            }
+            else if (prepared.IdFilter != null)
             {
                 // Counting what an id condition matches takes a pass over the collection's ids.
                 var folded = new byte[QueryResults.FoldedIdBufferSize];

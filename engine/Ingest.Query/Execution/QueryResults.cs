@@ -192,6 +192,11 @@ public sealed class QueryResults : IDisposable
 
     private bool WriteNextScanned(Utf8JsonWriter writer)
     {
+        if (_prepared.MatchesNothing)
+        {
+            return false;
+        }
+
         while (_collection.MoveNext())
         {
             CheckCancellation();

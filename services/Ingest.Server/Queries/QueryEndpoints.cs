@@ -10,7 +10,9 @@ namespace Ingest.Server.Queries;
 /// <c>POST /queries</c>, <c>GET /queries</c> and <c>GET /queries/explain</c>. A query's response is written as it is
 /// computed, straight to the body:
 /// <code>{"results":[...],"totalResults":n,"isStale":false,"indexName":"Auto/Orders/ByTotal","automaticIndex":true,
-///  "indexCreated":false,"lastIndexedEtag":n,"durationMs":1.2,"continuation":"..."|null}</code>
+///  "indexCreated":false,"lastIndexedEtag":n,"durationMs":1.2,"warnings":["unknown field 'Custmer' in Orders ..."],"continuation":"..."|null}</code>
+/// (<c>warnings</c> only when there are any: an unknown collection or field, for which the query matched nothing and no
+/// index was made).
 /// Rows are flushed every few hundred, so the first bytes leave long before the last row is read and neither the
 /// server nor the client holds the whole result. A client mistake is a 400 problem with the query's <c>line</c> and
 /// <c>column</c>, an index that cannot answer a 503: the engine's exceptions become problems in
@@ -192,6 +194,17 @@ public static partial class QueryEndpoints
         writer.WriteBoolean("indexCreated", execution.IndexCreated);
         writer.WriteNumber("lastIndexedEtag", execution.LastIndexedEtag);
         writer.WriteNumber("durationMs", Math.Round(execution.ElapsedMilliseconds, 3));
+        if (execution.Warnings.Count > 0)
+        {
+            writer.WriteStartArray("warnings");
+            foreach (var warning in execution.Warnings)
+            {
+                writer.WriteStringValue(warning);
+            }
+
+            writer.WriteEndArray();
+        }
+
         if (execution.Results.Continuation is { } continuation)
         {
             writer.WriteString("continuation", continuation);

@@ -89,6 +89,20 @@ internal static class QueryProblems
             });
     }
 
+    /// <summary>409: the collection has as many automatic indexes as it may; the query needs another.</summary>
+    public static IResult AutoIndexLimit(AutoIndexLimitException error) =>
+        TypedResults.Problem(
+            title: "Too many automatic indexes",
+            detail: error.Message,
+            statusCode: StatusCodes.Status409Conflict,
+            type: "urn:ingest:problem:auto-index-limit",
+            extensions: new Dictionary<string, object?>
+            {
+                ["message"] = error.Message,
+                ["index"] = error.IndexName,
+                ["collection"] = error.Collection,
+            });
+
     public static IResult Failed(Exception error) =>
         TypedResults.Problem(
             title: "Query failed",

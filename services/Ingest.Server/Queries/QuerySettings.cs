@@ -20,6 +20,11 @@ internal static class QuerySettings
             errors.Add($"{SectionName}:{nameof(AutoIndexOptions.AutoIndexSampleDocuments)} must be 0 or more (was {options.AutoIndexSampleDocuments}).");
         }
 
+        if (options.MaxAutoIndexesPerCollection < 1)
+        {
+            errors.Add($"{SectionName}:{nameof(AutoIndexOptions.MaxAutoIndexesPerCollection)} must be 1 or more (was {options.MaxAutoIndexesPerCollection}).");
+        }
+
         return errors;
     }
 }

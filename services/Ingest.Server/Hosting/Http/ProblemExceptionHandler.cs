@@ -48,6 +48,9 @@ internal sealed partial class ProblemExceptionHandler(ILogger<ProblemExceptionHa
             case AutoIndexDeniedException denied:
                 problem = QueryProblems.AutoIndexDenied(denied);
                 break;
+            case AutoIndexLimitException limit:
+                problem = QueryProblems.AutoIndexLimit(limit);
+                break;
             case IndexDefinitionException definition:
                 problem = IndexProblems.InvalidDefinition(definition.IndexName ?? string.Empty, definition.Errors);
                 break;

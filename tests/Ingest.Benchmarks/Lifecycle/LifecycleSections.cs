@@ -1,0 +1,9 @@
+namespace Ingest.Benchmarks.Lifecycle;
+
+/// <summary>Every section of the lifecycle benchmark, in the order they run.</summary>
+internal static class LifecycleSections
+{
+    public static IReadOnlyList<ILifecycleSection> All { get; } =
+    [
+    ];
+}
