@@ -33,6 +33,27 @@ public sealed unsafe partial class StorageEnvironment
     }
 
     /// <summary>
+    /// The pages each tree holds in the last committed snapshot, by tree name ("$root": the directory of trees,
+    /// "$state": the state page and free-space bitmaps): where an environment's bytes go. Walks every page, as
+    /// <see cref="Verify"/> does.
+    /// </summary>
+    internal IReadOnlyDictionary<string, long> CountPagesByTree()
+    {
+        ThrowIfDisposed();
+        var slot = _slots.Acquire(Volatile.Read(ref _current).TxId, out var token);
+        try
+        {
+            var verifier = new Verification.StorageVerifier(Volatile.Read(ref _current));
+            verifier.Run();
+            return verifier.PagesByTree;
+        }
+        finally
+        {
+            _slots.Release(slot, token);
+        }
+    }
+
+    /// <summary>
     /// Compacts the environment in <paramref name="directory"/>, which must not be open: copies every tree into a
     /// fresh data file (dense, without the free pages of the old one) and renames it over the old file. Needs free
     /// space for the copy (about the live pages' size). Crash safe: until the rename the old file is untouched, and the

@@ -14,6 +14,11 @@ internal static class StoreRegistration
             var data = provider.GetRequiredService<DataDirectory>();
             var path = Path.Combine(data.FullPath, StoreFolder);
             var options = new DocumentStoreOptions { MaxBodyBytes = provider.GetRequiredService<IOptions<IngestOptions>>().Value.MaxDocumentBytes };
+            if (provider.GetRequiredService<IOptions<StorageSettings>>().Value.CompactOnStart)
+            {
+                StartupCompaction.Run(data.FullPath, path, provider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(StartupCompaction)));
+            }
+
             try
             {
                 return DocumentStore.Open(path, options);
