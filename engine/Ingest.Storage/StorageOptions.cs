@@ -13,8 +13,11 @@ public sealed class StorageOptions
     /// </summary>
     public long JournalFileSize { get; set; } = 64L * 1024 * 1024;
 
-    /// <summary>The size of an environment's first journal file, and the least any gets. 256 KiB by default; at most <see cref="JournalFileSize"/>.</summary>
-    public long InitialJournalFileSize { get; set; } = 256 * 1024;
+    /// <summary>
+    /// The size of an environment's first journal file, and the least any gets. 64 KiB by default (every index is an
+    /// environment of its own); at most <see cref="JournalFileSize"/>.
+    /// </summary>
+    public long InitialJournalFileSize { get; set; } = 64 * 1024;
 
     /// <summary>The first journal file's size as used: <see cref="InitialJournalFileSize"/>, capped at <see cref="JournalFileSize"/>.</summary>
     internal long EffectiveInitialJournalFileSize => Math.Min(InitialJournalFileSize, JournalFileSize);

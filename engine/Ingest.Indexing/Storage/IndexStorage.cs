@@ -22,7 +22,7 @@ namespace Ingest.Indexing.Storage;
 internal sealed class IndexStorage : IDisposable
 {
     /// <summary>Ids a term keeps in its dictionary value before it moves to a posting list of its own.</summary>
-    public const int DefaultInlineLimit = 256;
+    public const int DefaultInlineLimit = 1024;
 
     private readonly StorageEnvironment _env;
     private readonly int _inlineLimit;

@@ -206,8 +206,8 @@ internal sealed unsafe class JournalWriter : IDisposable
         }
 
         _failedFile = null; // overwritten by this record
-        file.Position += length;
         file.LastTxId = txId;
+        file.Position += length; // after LastTxId: the flusher releases a full file whose last record is applied
         if (_bufferSize > MaxRetainedBuffer)
         {
             // A bulk load needed a huge record; do not keep that much memory for ordinary commits.
@@ -455,8 +455,9 @@ internal sealed unsafe class JournalWriter : IDisposable
     /// <summary>The size the file after one of <paramref name="filledLength"/> bytes gets, which filled in <paramref name="filledInMs"/>.</summary>
     internal static long NextFileSize(long filledLength, long filledInMs, long current, long initial, long max)
     {
-        // Sized from the file that filled, not from the last target: a commit bigger than a file gets one of its own.
-        var basis = Math.Clamp(filledLength, initial, max);
+        // A commit bigger than a file gets a file of its own, which says the rate is high but not by how much: growth
+        // goes from the target, not from that file (a 3 MB bulk put made the next file 7 MB on a 3 MB store).
+        var basis = Math.Clamp(Math.Min(filledLength, current), initial, max);
         if (filledInMs < GrowWithinMs)
         {
             return Math.Min(max, Math.Max(current, basis * 2));
@@ -612,7 +613,8 @@ internal sealed unsafe class JournalWriter : IDisposable
 
     /// <summary>
     /// The first journal file that stays needed once the data file holds every transaction up to
-    /// <paramref name="appliedTxId"/>: the oldest with a later record, or the one being written.
+    /// <paramref name="appliedTxId"/>: the oldest with a later record, or the one being written unless it is full
+    /// (a commit larger than a file got one of its own: kept, it would hold its size until the next commit).
     /// </summary>
     public long FirstNeededSequence(long appliedTxId)
     {
@@ -620,9 +622,10 @@ internal sealed unsafe class JournalWriter : IDisposable
         {
             for (var i = 0; i < _files.Count; i++)
             {
-                if (i == _files.Count - 1 || _files[i].LastTxId > appliedTxId)
+                var file = _files[i];
+                if (file.LastTxId > appliedTxId || (i == _files.Count - 1 && !file.IsFull))
                 {
-                    return _files[i].Sequence;
+                    return file.Sequence;
                 }
             }
 
@@ -636,10 +639,12 @@ internal sealed unsafe class JournalWriter : IDisposable
         List<JournalFile>? deleted = null;
         lock (_filesLock)
         {
-            for (var i = 0; i < _files.Count - 1; i++)
+            for (var i = 0; i < _files.Count; i++)
             {
                 var file = _files[i];
-                if (file.Sequence >= firstNeeded)
+
+                // The last file only when full: no commit writes to it any more (the next one makes a new file).
+                if (file.Sequence >= firstNeeded || (i == _files.Count - 1 && !file.IsFull))
                 {
                     continue;
                 }

@@ -183,7 +183,8 @@ internal sealed unsafe class DataFile : IDisposable
                 return null;
             }
 
-            var growth = Math.Clamp(current / 4, MinGrowthPages, MaxGrowthPages);
+            // A fresh file (3 pages) grows to what it needs, rounded: an index that holds a few pages stays at 128 KiB.
+            var growth = current < MinGrowthPages ? 0 : Math.Clamp(current / 4, MinGrowthPages, MaxGrowthPages);
             var target = Math.Max(pageCount, current + growth);
             target = (target + MinGrowthPages - 1) / MinGrowthPages * MinGrowthPages;
             RandomAccess.SetLength(_handle, target * PageHeader.PageSize);

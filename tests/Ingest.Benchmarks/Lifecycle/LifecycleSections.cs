@@ -5,5 +5,6 @@ internal static class LifecycleSections
 {
     public static IReadOnlyList<ILifecycleSection> All { get; } =
     [
+        new Disk.IndexDiskSection(),
     ];
 }
