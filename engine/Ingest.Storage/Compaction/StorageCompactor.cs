@@ -39,57 +39,99 @@ internal static class StorageCompactor
         FileHeader oldHeader;
         using (var old = StorageEnvironment.Open(directory, options))
         {
-            // Open deleted any copy a crash left; the copy gets no journal syncs: it counts only once synced and renamed.
-            var copyOptions = new StorageOptions
+            try
             {
-                SyncMode = SyncMode.NoSyncUnsafe,
-                JournalFileSize = options.JournalFileSize,
-                InitialJournalFileSize = options.InitialJournalFileSize,
-            };
-            using (var copy = StorageEnvironment.Open(work, copyOptions))
-            using (var read = old.BeginRead())
+                CopyAll(old, work, options, ref trees);
+            }
+            catch
             {
-                foreach (var (name, kind, valueSize) in TreeDirectory.List(read.Pages))
-                {
-                    Copy(read, copy, name, kind, valueSize);
-                    trees++;
-                }
+                // The copy is worthless, and on a full disk its space is wanted back at once.
+                DeleteQuietly(work);
+                throw;
             }
         }
 
-        using (var handle = File.OpenHandle(Path.Combine(directory, DataFile.FileName), FileMode.Open, FileAccess.Read, FileShare.ReadWrite))
+        string copyPath;
+        try
         {
-            oldHeader = DataFile.ReadHeader(handle, Path.Combine(directory, DataFile.FileName));
+            using (var handle = File.OpenHandle(Path.Combine(directory, DataFile.FileName), FileMode.Open, FileAccess.Read, FileShare.ReadWrite))
+            {
+                oldHeader = DataFile.ReadHeader(handle, Path.Combine(directory, DataFile.FileName));
+            }
+
+            if (oldHeader.FirstJournal <= oldHeader.LastJournal)
+            {
+                // The old environment could not apply its journal as it closed (a full disk): its files still matter.
+                throw new IOException($"Compaction of '{directory}' stopped: the store's journal could not be applied to its data file (is the disk full?); nothing was changed.");
+            }
+
+            copyPath = Path.Combine(work, DataFile.FileName);
+            using (var handle = File.OpenHandle(copyPath, FileMode.Open, FileAccess.ReadWrite, FileShare.None))
+            {
+                var header = DataFile.ReadHeader(handle, copyPath);
+                if (header.FirstJournal <= header.LastJournal)
+                {
+                    // The copy's close could not write everything into its data file (a full disk): it is not whole.
+                    throw new IOException($"Compaction of '{directory}' stopped: the copy could not be completed (is the disk full?); nothing was changed.");
+                }
+
+                // The file grows in steps ahead of use; the copy needs only the pages it allocated.
+                Span<byte> nextPage = stackalloc byte[8];
+                RandomAccess.Read(handle, nextPage, (StatePage.PageNumber * PageHeader.PageSize) + StatePage.NextPageOffset);
+                RandomAccess.SetLength(handle, System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(nextPage) * PageHeader.PageSize);
+                var adopted = oldHeader with { StatePage = header.StatePage, Sequence = header.Sequence + 1 };
+
+                // Both slots, so neither can offer the copy's own bookkeeping (its transaction ids start from 1).
+                DataFile.WriteHeader(handle, adopted);
+                DataFile.WriteHeader(handle, adopted with { Sequence = adopted.Sequence + 1 });
+                RandomAccess.FlushToDisk(handle);
+            }
+
+            SwapIn(directory, copyPath, oldHeader);
+        }
+        catch
+        {
+            DeleteQuietly(work);
+            throw;
         }
 
-        if (oldHeader.FirstJournal <= oldHeader.LastJournal)
-        {
-            // The old environment could not apply its journal as it closed (a full disk): its files still matter.
-            Directory.Delete(work, recursive: true);
-            throw new IOException($"Compaction of '{directory}' stopped: the store's journal could not be applied to its data file (is the disk full?); nothing was changed.");
-        }
-
-        var copyPath = Path.Combine(work, DataFile.FileName);
-        using (var handle = File.OpenHandle(copyPath, FileMode.Open, FileAccess.ReadWrite, FileShare.None))
-        {
-            var header = DataFile.ReadHeader(handle, copyPath);
-
-            // The file grows in steps ahead of use; the copy needs only the pages it allocated.
-            Span<byte> nextPage = stackalloc byte[8];
-            RandomAccess.Read(handle, nextPage, (StatePage.PageNumber * PageHeader.PageSize) + StatePage.NextPageOffset);
-            RandomAccess.SetLength(handle, System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(nextPage) * PageHeader.PageSize);
-            var adopted = oldHeader with { StatePage = header.StatePage, Sequence = header.Sequence + 1 };
-
-            // Both slots, so neither can offer the copy's own bookkeeping (its transaction ids start from 1).
-            DataFile.WriteHeader(handle, adopted);
-            DataFile.WriteHeader(handle, adopted with { Sequence = adopted.Sequence + 1 });
-            RandomAccess.FlushToDisk(handle);
-        }
-
-        SwapIn(directory, copyPath, oldHeader);
         Directory.Delete(work, recursive: true);
         var after = StorageSpace.FilesBytes(directory);
         return new CompactionResult(before, after, trees, Stopwatch.GetElapsedTime(started));
+    }
+
+    /// <summary>Copies every tree of <paramref name="old"/>'s last snapshot into a new environment in <paramref name="work"/>.</summary>
+    private static void CopyAll(StorageEnvironment old, string work, StorageOptions options, ref long trees)
+    {
+        // Open deleted any copy a crash left; the copy gets no journal syncs: it counts only once synced and renamed.
+        var copyOptions = new StorageOptions
+        {
+            SyncMode = SyncMode.NoSyncUnsafe,
+            JournalFileSize = options.JournalFileSize,
+            InitialJournalFileSize = options.InitialJournalFileSize,
+        };
+        using var copy = StorageEnvironment.Open(work, copyOptions);
+        using var read = old.BeginRead();
+        foreach (var (name, kind, valueSize) in TreeDirectory.List(read.Pages))
+        {
+            Copy(read, copy, name, kind, valueSize);
+            trees++;
+        }
+    }
+
+    private static void DeleteQuietly(string work)
+    {
+        try
+        {
+            if (Directory.Exists(work))
+            {
+                Directory.Delete(work, recursive: true);
+            }
+        }
+        catch (IOException)
+        {
+            // The next open of the environment deletes it.
+        }
     }
 
     /// <summary>Renames the copy over the data file, holding the environment's lock so no open slips in between.</summary>

@@ -6,7 +6,7 @@ namespace Ingest.Server.Hosting;
 /// <summary>
 /// <c>Ingest:Storage:CompactOnStart</c>: before the store and the indexes open, each of their storage environments is
 /// compacted (<see cref="StorageEnvironment.Compact"/>: the live pages copied into a fresh data file that replaces the
-/// old one). A compaction that fails (a full disk) leaves that environment as it was and start-up goes on.
+/// old one). A compaction that fails (a full disk, a damaged file) leaves that environment as it was and start-up goes on.
 /// </summary>
 internal static partial class StartupCompaction
 {
@@ -40,8 +40,9 @@ internal static partial class StartupCompaction
                 after += result.BytesAfter;
                 LogCompacted(logger, directory, result.BytesBefore, result.BytesAfter, result.Elapsed.TotalMilliseconds);
             }
-            catch (IOException ex)
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or StorageCorruptionException)
             {
+                // A damaged store is reported by the open that follows, as without compaction.
                 LogNotCompacted(logger, directory, ex.Message);
             }
         }
