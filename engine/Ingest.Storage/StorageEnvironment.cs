@@ -432,7 +432,9 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
         }
 
         _reclamation.RetireSuperseded(_replaced, txId);
-        if (_flusher != null && (tableCount >= _options.FlushThresholdPages || _journal.FileCount > 2))
+        // By bytes, not files: files start small and grow, and a flush per third small file cost each commit a share of
+        // the flush's page table rebuild (the put-batched allocation budget went from 2.7 to 21.6 B per document).
+        if (_flusher != null && (tableCount >= _options.FlushThresholdPages || _journal.HeldBytes > 2 * _options.JournalFileSize))
         {
             _flushSignal.Set();
         }

@@ -51,6 +51,7 @@ internal sealed unsafe class JournalWriter : IDisposable
     private readonly List<JournalFile> _spares = [];
     private readonly Lock _filesLock = new();
     private long _nextSequence;
+    private long _heldBytes;
     private const int MaxRetainedVectors = 64 * 1024;
     private static readonly byte[] Zeros = GC.AllocateArray<byte>(JournalRecord.Alignment, pinned: true);
 
@@ -124,6 +125,18 @@ internal sealed unsafe class JournalWriter : IDisposable
 
     /// <summary>The sequence number the next new journal file gets.</summary>
     public long NextSequence => _nextSequence;
+
+    /// <summary>Bytes of the journal files that may still hold records the data file lacks (spares not counted).</summary>
+    public long HeldBytes
+    {
+        get
+        {
+            lock (_filesLock)
+            {
+                return _heldBytes;
+            }
+        }
+    }
 
     public int FileCount
     {
@@ -557,6 +570,7 @@ internal sealed unsafe class JournalWriter : IDisposable
             lock (_filesLock)
             {
                 _files.Add(recycled);
+                _heldBytes += recycled.Length;
             }
 
             return recycled;
@@ -600,6 +614,7 @@ internal sealed unsafe class JournalWriter : IDisposable
         lock (_filesLock)
         {
             _files.Add(file);
+            _heldBytes += file.Length;
         }
 
         return file;
@@ -650,6 +665,7 @@ internal sealed unsafe class JournalWriter : IDisposable
                 }
 
                 _files.RemoveAt(i);
+                _heldBytes -= file.Length;
                 i--;
                 if (file.Length == _nextFileSize && _spares.Count < MaxSpares)
                 {
@@ -703,6 +719,7 @@ internal sealed unsafe class JournalWriter : IDisposable
             }
 
             _files.Clear();
+            _heldBytes = 0;
             _spares.Clear();
         }
     }
