@@ -40,7 +40,7 @@ namespace Ingest.Storage;
 /// the page table's spare lock (under the publish or reclamation lock) and <see cref="ScratchMemory"/>'s.
 /// </para>
 /// <para>
-/// The flusher is in StorageEnvironment.Flush.cs. This part stays longer than most files because opening (with
+/// The flusher is in StorageEnvironment.Flush.cs; bytes on disk and compaction in StorageEnvironment.Space.cs. This part stays longer than most files because opening (with
 /// recovery), beginning, committing and ending transactions and closing share the fields and locks described here.
 /// </para>
 /// </remarks>

@@ -7,8 +7,8 @@ public sealed class StorageSettings
 
     /// <summary>
     /// Compact the store and every index at start, before they open (see <see cref="StartupCompaction"/>): their data
-    /// files shrink to their live pages. Off by default: it costs start-up time (about a second per 100 MB on this
-    /// project's test VM) and needs free space for one copy of the largest file.
+    /// files shrink to their live pages. Off by default: it costs start-up time (a 26 MiB store with half its documents
+    /// deleted took 0.15-0.4 s on this project's 2-core test VM) and needs free space for one copy of the largest file.
     /// </summary>
     public bool CompactOnStart { get; set; }
 

@@ -36,8 +36,9 @@ public sealed class CompactOnStartTests
 
             var last = await store.WriteAsync(deletes);
             await Indexes.IndexTestKit.WaitUntilCaughtUpAsync(server.Client, "Orders", last.LastEtag);
-            before = DataFileBytes(directory.Path);
         }
+
+        before = DataFileBytes(directory.Path); // after the stop, which writes every committed page into the data files
 
         await using (var server = await RunningServer.StartAsync(directory.Path, "--Ingest:Storage:CompactOnStart=true"))
         {
