@@ -70,6 +70,9 @@ public sealed class DocumentStore : IDisposable
     /// <summary>Journal syncs the storage engine performed since the store opened (0 without <see cref="SyncMode.Durable"/>).</summary>
     public long JournalSyncCount => _env.JournalSyncCount;
 
+    /// <summary>The store's bytes on disk: its data file, journal files, free pages inside the data file and the file system's free bytes.</summary>
+    public StorageSpace GetSpace() => _env.GetSpace();
+
     /// <summary>Bytes the storage engine wrote to its journal since the store opened.</summary>
     public long JournalBytesWritten => _env.JournalBytesWritten;
 

@@ -6,8 +6,21 @@ public sealed class StorageOptions
     /// <summary>How commits are made durable. <see cref="SyncMode.Durable"/> by default.</summary>
     public SyncMode SyncMode { get; set; } = SyncMode.Durable;
 
-    /// <summary>Size of each journal file; a larger commit gets a file of its own. 64 MiB by default.</summary>
+    /// <summary>
+    /// The most a journal file gets (a larger commit gets a file of its own). 64 MiB by default. Files start at
+    /// <see cref="InitialJournalFileSize"/> and double while they fill within seconds, so an environment that
+    /// is written slowly (an index of a quiet collection) keeps small files.
+    /// </summary>
     public long JournalFileSize { get; set; } = 64L * 1024 * 1024;
+
+    /// <summary>
+    /// The size of an environment's first journal file, and the least any gets. 64 KiB by default (every index is an
+    /// environment of its own); at most <see cref="JournalFileSize"/>.
+    /// </summary>
+    public long InitialJournalFileSize { get; set; } = 64 * 1024;
+
+    /// <summary>The first journal file's size as used: <see cref="InitialJournalFileSize"/>, capped at <see cref="JournalFileSize"/>.</summary>
+    internal long EffectiveInitialJournalFileSize => Math.Min(InitialJournalFileSize, JournalFileSize);
 
     /// <summary>
     /// The background flusher runs when this many committed pages wait in scratch memory,
@@ -43,6 +56,11 @@ public sealed class StorageOptions
         if (JournalFileSize < 64 * 1024 || JournalFileSize % 4096 != 0)
         {
             throw new ArgumentOutOfRangeException(nameof(JournalFileSize), JournalFileSize, "Journal files must be at least 64 KiB and a multiple of 4 KiB.");
+        }
+
+        if (InitialJournalFileSize < 64 * 1024 || InitialJournalFileSize % 4096 != 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(InitialJournalFileSize), InitialJournalFileSize, "Journal files must be at least 64 KiB and a multiple of 4 KiB.");
         }
 
         if (FlushThresholdPages < 1)

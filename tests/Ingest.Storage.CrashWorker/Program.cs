@@ -8,10 +8,24 @@ using Ingest.Storage;
 // its item count and the items "d/t/j"; it also deletes the items of transaction t - 50 and marks
 // that manifest deleted (count -1), so freed pages get reused. Killing this process at any point
 // must leave every printed transaction intact and no transaction half applied.
+// With a third argument "compact" it compacts the store in the directory again and again instead (printing
+// "compacted" after each), for the compaction crash test: a kill at any point must leave the store as it was.
 if (args.Length < 1)
 {
-    Console.Error.WriteLine("usage: Ingest.Storage.CrashWorker <directory> [seed]");
+    Console.Error.WriteLine("usage: Ingest.Storage.CrashWorker <directory> [seed] [compact]");
     return 2;
+}
+
+if (args.Length > 2 && args[2] == "compact")
+{
+    Console.Out.WriteLine("ready");
+    Console.Out.Flush();
+    while (true)
+    {
+        StorageEnvironment.Compact(args[0], new StorageOptions { JournalFileSize = 256 * 1024, InitialJournalFileSize = 64 * 1024 });
+        Console.Out.WriteLine("compacted");
+        Console.Out.Flush();
+    }
 }
 
 var seed = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : Environment.ProcessId;
@@ -20,6 +34,7 @@ var options = new StorageOptions
 {
     SyncMode = SyncMode.Durable,
     JournalFileSize = 256 * 1024,
+    InitialJournalFileSize = 64 * 1024, // files of 64, 128 and 256 KiB: recovery reads across sizes
     FlushThresholdPages = 64,
     FlushInterval = TimeSpan.FromMilliseconds(20),
 };

@@ -58,13 +58,14 @@ public sealed class DiskFullTests
         options.Faults = new Ingest.Storage.Paging.WriteFaults { DiskFull = true };
         using var env = StorageEnvironment.Open(dir.Path, options);
 
+        // The first journal file is the small initial one: that is what writing needs.
         var full = env.DiskFull;
         Assert.NotNull(full);
-        Assert.Equal(options.JournalFileSize, full.BytesNeeded);
-        Assert.Contains($"Writing needs 256.0 KiB free ({options.JournalFileSize} bytes)", full.Message, StringComparison.Ordinal);
+        Assert.Equal(options.EffectiveInitialJournalFileSize, full.BytesNeeded);
+        Assert.Contains($"Writing needs {DiskFullException.FormatBytes(options.EffectiveInitialJournalFileSize)} free ({options.EffectiveInitialJournalFileSize} bytes)", full.Message, StringComparison.Ordinal);
         Assert.Equal(["a"], KeysIn(env));
         var refused = Assert.Throws<DiskFullException>(() => Put(env, "b"));
-        Assert.Equal(options.JournalFileSize, refused.BytesNeeded);
+        Assert.Equal(options.EffectiveInitialJournalFileSize, refused.BytesNeeded);
         Assert.Equal(["a"], KeysIn(env));
 
         options.Faults.DiskFull = false;

@@ -22,11 +22,12 @@ internal static class StorageTestDirectory
 
     extension(TestDirectory)
     {
-        /// <summary>Options for tests: no sync (fast), small journal files, and optionally no background flushing.</summary>
+        /// <summary>Options for tests: no sync (fast), small journal files of one size, and optionally no background flushing.</summary>
         public static StorageOptions Options(bool backgroundFlush = true, SyncMode sync = SyncMode.NoSyncUnsafe) => new()
         {
             SyncMode = sync,
             JournalFileSize = 256 * 1024,
+            InitialJournalFileSize = 256 * 1024,
             BackgroundFlush = backgroundFlush,
             FlushInterval = TimeSpan.FromMilliseconds(50),
             FlushThresholdPages = 256,

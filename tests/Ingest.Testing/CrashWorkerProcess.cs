@@ -27,6 +27,7 @@ public static class CrashWorkerProcess
     /// Starts the worker, waits until <paramref name="onLine"/> accepts its first line, lets it run
     /// for <paramref name="runFor"/>, then kills it with SIGKILL and waits until every line it
     /// printed has been handed to <paramref name="onLine"/> (called on one reader thread).
+    /// <paramref name="mode"/>, when given, is the worker's third argument (a worker that can do more than one thing).
     /// </summary>
     /// <param name="arguments">More arguments for the worker, after the directory and the seed (a mode, say).</param>
     public static void RunAndKill(string worker, string directory, int seed, TimeSpan runFor, Func<string, bool> onLine, params string[] arguments)

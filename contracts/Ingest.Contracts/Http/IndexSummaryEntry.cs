@@ -9,4 +9,5 @@ namespace Ingest.Contracts.Http;
 /// <param name="CollectionsLastEtag">The highest last etag over its collections.</param>
 /// <param name="Entries">Documents in the index.</param>
 /// <param name="Automatic">Made by a query (named <c>Auto/...</c>), deleted when no query used it for the idle timeout.</param>
-public sealed record IndexSummaryEntry(string Name, string State, string? Error, bool Stale, long LastIndexedEtag, long CollectionsLastEtag, long Entries, bool Automatic);
+/// <param name="Disk">The index's files on disk (a side-by-side rebuild's included); in <c>/stats</c> only.</param>
+public sealed record IndexSummaryEntry(string Name, string State, string? Error, bool Stale, long LastIndexedEtag, long CollectionsLastEtag, long Entries, bool Automatic, DiskSpaceEntry? Disk = null);

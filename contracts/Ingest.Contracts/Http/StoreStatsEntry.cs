@@ -10,5 +10,17 @@ namespace Ingest.Contracts.Http;
 /// <param name="DocumentBytes">Total size of the JSON bodies.</param>
 /// <param name="DeadLetters">Dead letters.</param>
 /// <param name="StorageBytes">Size of the store's files on disk.</param>
+/// <param name="Disk">The store's data file, journal files and the free pages inside them.</param>
+/// <param name="FileSystemFreeBytes">Free bytes of the file system holding the data directory (null when it cannot be told).</param>
 public sealed record StoreStatsEntry(
-    long LastEtag, long Commits, long Batches, long JournalSyncs, long Documents, long Tombstones, long DocumentBytes, long DeadLetters, long StorageBytes);
+    long LastEtag,
+    long Commits,
+    long Batches,
+    long JournalSyncs,
+    long Documents,
+    long Tombstones,
+    long DocumentBytes,
+    long DeadLetters,
+    long StorageBytes,
+    DiskSpaceEntry? Disk = null,
+    long? FileSystemFreeBytes = null);

@@ -1,6 +1,7 @@
 using Ingest.Documents;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Storage;
+using Ingest.Storage;
 using Microsoft.Extensions.Logging;
 
 namespace Ingest.Indexing.Runtime;
@@ -178,6 +179,53 @@ public sealed class IndexSet : IAsyncDisposable
         }
 
         return result;
+    }
+
+    /// <summary>
+    /// Each index's bytes on disk by name, a side-by-side build's added to its index's: file sizes and a read of each
+    /// state page, for <c>/stats</c> and not for query paths. An index with no open build (errored at open) is left out.
+    /// </summary>
+    public IReadOnlyDictionary<string, StorageSpace> GetSpaces()
+    {
+        List<(string Name, Indexer? Current, Indexer? Pending)> builds;
+        lock (_lock)
+        {
+            builds = [.. _slots.Values.Select(s => (s.Name, s.Current, s.Pending))];
+        }
+
+        var spaces = new Dictionary<string, StorageSpace>(StringComparer.Ordinal);
+        foreach (var (name, current, pending) in builds)
+        {
+            var space = SpaceOf(current);
+            if (SpaceOf(pending) is { } side)
+            {
+                space = space == null ? side : space with
+                {
+                    DataFileBytes = space.DataFileBytes + side.DataFileBytes,
+                    JournalBytes = space.JournalBytes + side.JournalBytes,
+                    FreePageBytes = space.FreePageBytes + side.FreePageBytes,
+                };
+            }
+
+            if (space != null)
+            {
+                spaces[name] = space;
+            }
+        }
+
+        return spaces;
+    }
+
+    private static StorageSpace? SpaceOf(Indexer? indexer)
+    {
+        try
+        {
+            return indexer?.Storage.GetSpace();
+        }
+        catch (Exception ex) when (ex is ObjectDisposedException or IOException)
+        {
+            return null; // dropped or swapped out while this ran
+        }
     }
 
     public IndexStatus? GetStatus(string name)

@@ -22,7 +22,7 @@ namespace Ingest.Indexing.Storage;
 internal sealed class IndexStorage : IDisposable
 {
     /// <summary>Ids a term keeps in its dictionary value before it moves to a posting list of its own.</summary>
-    public const int DefaultInlineLimit = 64;
+    public const int DefaultInlineLimit = 1024;
 
     private readonly StorageEnvironment _env;
     private readonly int _inlineLimit;
@@ -83,6 +83,9 @@ internal sealed class IndexStorage : IDisposable
 
     /// <summary>The directory of the index's environment.</summary>
     public string Directory => _env.Directory;
+
+    /// <summary>The index's bytes on disk (data file, journal files, free pages inside them).</summary>
+    public StorageSpace GetSpace() => _env.GetSpace();
 
     /// <summary>Bytes the batch work buffers kept across batches hold (they grow with the largest batch applied).</summary>
     public long WorkMemoryBytes =>
@@ -261,6 +264,9 @@ internal sealed class IndexStorage : IDisposable
 
     /// <summary>Checks every page of the index (see <see cref="StorageEnvironment.Verify"/>); its page count is the index's live size.</summary>
     public VerificationReport Verify() => _env.Verify();
+
+    /// <summary>The index's environment, for benchmarks that count its pages by tree (where its bytes go).</summary>
+    internal StorageEnvironment Environment => _env;
 
     public void Dispose() => _env.Dispose();
 

@@ -15,9 +15,22 @@ internal sealed class JournalFile(long sequence, string path, SafeFileHandle han
 
     public long Length { get; } = length;
 
-    public long Position { get; set; }
+    private long _position;
+
+    /// <summary>Where the next record goes. Written after <see cref="LastTxId"/>, so a reader that sees the file full also sees its last record's id.</summary>
+    public long Position
+    {
+        get => Volatile.Read(ref _position);
+        set => Volatile.Write(ref _position, value);
+    }
+
+    /// <summary>No record can go in any more (records and file sizes are multiples of <see cref="JournalRecord.Alignment"/>).</summary>
+    public bool IsFull => Position + JournalRecord.Alignment > Length;
 
     public long LastTxId { get; set; }
+
+    /// <summary>When the file was made ready (<see cref="Environment.TickCount64"/>): how fast it fills sizes the next.</summary>
+    public long CreatedAtMs { get; } = Environment.TickCount64;
 
     public static string NameFor(long sequence) => $"{Prefix}{sequence:D10}";
 

@@ -9,6 +9,13 @@ namespace Ingest.Storage.Journal;
 /// after appending only flushes data blocks; a commit larger than a file gets a file of its own.
 /// Files whose records are all in the data file are kept as spares (up to <see cref="MaxSpares"/>)
 /// and renamed to the next sequence number when a new file is needed, which saves the zero-fill.
+/// <para>
+/// Files start small and follow the write rate (see <see cref="NextFileSize"/>): the first is
+/// <see cref="StorageOptions.InitialJournalFileSize"/>, each next one twice its predecessor when that
+/// filled within <see cref="GrowWithinMs"/>, up to <see cref="StorageOptions.JournalFileSize"/>, and half
+/// of it (not below the initial size) when it took longer than <see cref="ShrinkAfterMs"/>. Every
+/// environment (the store and each index) once paid a 64 MiB file before its first entry.
+/// </para>
 /// A recycled file still holds old records after the new ones, but those all have transaction ids
 /// the data file header already covers, and recovery skips them.
 /// <para>
@@ -25,7 +32,15 @@ internal sealed unsafe class JournalWriter : IDisposable
     private long _bytesWritten;
 
     private readonly string _directory;
-    private readonly long _fileSize;
+    private readonly long _initialFileSize;
+    private readonly long _maxFileSize;
+    private long _nextFileSize;
+
+    /// <summary>A file that filled faster than this is followed by one twice as large.</summary>
+    internal const long GrowWithinMs = 10_000;
+
+    /// <summary>A file that took longer than this to fill is followed by one half as large.</summary>
+    internal const long ShrinkAfterMs = 10 * 60_000;
     private readonly bool _durable;
     private readonly ScratchMemory _memory;
     private readonly WriteFaults _faults;
@@ -36,6 +51,7 @@ internal sealed unsafe class JournalWriter : IDisposable
     private readonly List<JournalFile> _spares = [];
     private readonly Lock _filesLock = new();
     private long _nextSequence;
+    private long _heldBytes;
     private const int MaxRetainedVectors = 64 * 1024;
     private static readonly byte[] Zeros = GC.AllocateArray<byte>(JournalRecord.Alignment, pinned: true);
 
@@ -58,14 +74,18 @@ internal sealed unsafe class JournalWriter : IDisposable
     private long _failedPosition;
     private bool _createFailed;
 
+    /// <param name="initialFileSize">The size of the first file (and the least any file gets).</param>
+    /// <param name="maxFileSize">The most a file gets unless one record needs more.</param>
     /// <param name="spares">Journal files whose records are all applied, to recycle.</param>
     /// <param name="fileCreated">Told (sequence, size) once a new file is ready and before any record goes in.</param>
-    public JournalWriter(string directory, long fileSize, bool durable, ScratchMemory memory, long nextSequence, IEnumerable<string> spares, WriteFaults faults, Action<long, long> fileCreated)
+    public JournalWriter(string directory, long initialFileSize, long maxFileSize, bool durable, ScratchMemory memory, long nextSequence, IEnumerable<string> spares, WriteFaults faults, Action<long, long> fileCreated)
     {
         _directory = directory;
         _faults = faults;
         _fileCreated = fileCreated;
-        _fileSize = fileSize;
+        _initialFileSize = initialFileSize;
+        _maxFileSize = Math.Max(initialFileSize, maxFileSize);
+        _nextFileSize = initialFileSize;
         _durable = durable;
         _memory = memory;
         _nextSequence = nextSequence;
@@ -81,7 +101,8 @@ internal sealed unsafe class JournalWriter : IDisposable
     /// and synced) instead of in the first commit: on this VM that first commit took 50-130 ms, a
     /// fifth of loading 40k documents into a fresh store. Best effort: if it fails, the first commit
     /// tries again and reports the error; a full disk is returned, so the store can say at once
-    /// that it cannot write and how much space it needs.
+    /// that it cannot write and how much space it needs (a caller that must know of any other
+    /// failure calls <see cref="PrepareNextFile"/> itself).
     /// </summary>
     public DiskFullException? PrepareFirstFile()
     {
@@ -95,7 +116,7 @@ internal sealed unsafe class JournalWriter : IDisposable
 
         try
         {
-            CreateFile(_fileSize);
+            PrepareNextFile(_nextFileSize);
         }
         catch (DiskFullException full)
         {
@@ -111,6 +132,18 @@ internal sealed unsafe class JournalWriter : IDisposable
 
     /// <summary>The sequence number the next new journal file gets.</summary>
     public long NextSequence => _nextSequence;
+
+    /// <summary>Bytes of the journal files that may still hold records the data file lacks (spares not counted).</summary>
+    public long HeldBytes
+    {
+        get
+        {
+            lock (_filesLock)
+            {
+                return _heldBytes;
+            }
+        }
+    }
 
     public int FileCount
     {
@@ -150,7 +183,12 @@ internal sealed unsafe class JournalWriter : IDisposable
         if (file == null || file.Position + length > file.Length)
         {
             ClearFailedRecord();
-            file = CreateFile(Math.Max(_fileSize, length));
+            if (file != null)
+            {
+                _nextFileSize = NextFileSize(file.Length, Environment.TickCount64 - file.CreatedAtMs, _nextFileSize, _initialFileSize, _maxFileSize);
+            }
+
+            file = PrepareNextFile(Math.Max(_nextFileSize, RoundUp(length)));
         }
 
         try
@@ -188,8 +226,8 @@ internal sealed unsafe class JournalWriter : IDisposable
         }
 
         _failedFile = null; // overwritten by this record
-        file.Position += length;
         file.LastTxId = txId;
+        file.Position += length; // after LastTxId: the flusher releases a full file whose last record is applied
         if (_bufferSize > MaxRetainedBuffer)
         {
             // A bulk load needed a huge record; do not keep that much memory for ordinary commits.
@@ -430,9 +468,28 @@ internal sealed unsafe class JournalWriter : IDisposable
         ClearFailedRecord();
         if (_createFailed)
         {
-            CreateFile(_fileSize);
+            PrepareNextFile(_nextFileSize);
         }
     }
+
+    /// <summary>The size the file after one of <paramref name="filledLength"/> bytes gets, which filled in <paramref name="filledInMs"/>.</summary>
+    internal static long NextFileSize(long filledLength, long filledInMs, long current, long initial, long max)
+    {
+        // A commit bigger than a file gets a file of its own, which says the rate is high but not by how much: growth
+        // goes from the target, not from that file (a 3 MB bulk put made the next file 7 MB on a 3 MB store).
+        var basis = Math.Clamp(Math.Min(filledLength, current), initial, max);
+        if (filledInMs < GrowWithinMs)
+        {
+            return Math.Min(max, Math.Max(current, basis * 2));
+        }
+
+        return filledInMs > ShrinkAfterMs ? Math.Max(initial, Math.Min(current, basis) / 2) : Math.Max(initial, Math.Min(current, basis));
+    }
+
+    private static long RoundUp(long length) => (length + 4095) / 4096 * 4096;
+
+    /// <summary>The size the next new journal file gets (tests and stats).</summary>
+    internal long NextFileSizeTarget => _nextFileSize;
 
     private void ClearFailedRecord()
     {
@@ -451,7 +508,13 @@ internal sealed unsafe class JournalWriter : IDisposable
         _failedFile = null;
     }
 
-    private JournalFile CreateFile(long size)
+    /// <summary>
+    /// Makes the next journal file ready: a spare of <paramref name="size"/> bytes renamed to the next
+    /// sequence number, or a new file zero-filled and synced, and recorded in the data file's header.
+    /// Throws <see cref="IOException"/> when it cannot (a full disk) and leaves nothing behind; the
+    /// commit that needed it fails, and <see cref="Probe"/> tries again. The one place a journal file is made.
+    /// </summary>
+    public JournalFile PrepareNextFile(long size)
     {
         _createFailed = true;
         JournalFile file;
@@ -477,10 +540,14 @@ internal sealed unsafe class JournalWriter : IDisposable
         JournalFile? spare = null;
         lock (_filesLock)
         {
-            if (size == _fileSize && _spares.Count > 0)
+            for (var i = _spares.Count - 1; i >= 0; i--)
             {
-                spare = _spares[^1];
-                _spares.RemoveAt(_spares.Count - 1);
+                if (_spares[i].Length == size)
+                {
+                    spare = _spares[i];
+                    _spares.RemoveAt(i);
+                    break;
+                }
             }
         }
 
@@ -520,6 +587,7 @@ internal sealed unsafe class JournalWriter : IDisposable
             lock (_filesLock)
             {
                 _files.Add(recycled);
+                _heldBytes += recycled.Length;
             }
 
             return recycled;
@@ -528,7 +596,7 @@ internal sealed unsafe class JournalWriter : IDisposable
         var handle = File.OpenHandle(path, FileMode.CreateNew, FileAccess.ReadWrite, FileShare.Read);
         try
         {
-            if (size == _fileSize)
+            if (size <= _maxFileSize)
             {
                 // Real zeros, not a sparse file: later syncs then have no block allocation to record.
                 for (long offset = 0; offset < size; offset += ZeroFill.Length)
@@ -563,6 +631,7 @@ internal sealed unsafe class JournalWriter : IDisposable
         lock (_filesLock)
         {
             _files.Add(file);
+            _heldBytes += file.Length;
         }
 
         return file;
@@ -576,7 +645,8 @@ internal sealed unsafe class JournalWriter : IDisposable
 
     /// <summary>
     /// The first journal file that stays needed once the data file holds every transaction up to
-    /// <paramref name="appliedTxId"/>: the oldest with a later record, or the one being written.
+    /// <paramref name="appliedTxId"/>: the oldest with a later record, or the one being written unless it is full
+    /// (a commit larger than a file got one of its own: kept, it would hold its size until the next commit).
     /// </summary>
     public long FirstNeededSequence(long appliedTxId)
     {
@@ -584,9 +654,10 @@ internal sealed unsafe class JournalWriter : IDisposable
         {
             for (var i = 0; i < _files.Count; i++)
             {
-                if (i == _files.Count - 1 || _files[i].LastTxId > appliedTxId)
+                var file = _files[i];
+                if (file.LastTxId > appliedTxId || (i == _files.Count - 1 && !file.IsFull))
                 {
-                    return _files[i].Sequence;
+                    return file.Sequence;
                 }
             }
 
@@ -600,23 +671,36 @@ internal sealed unsafe class JournalWriter : IDisposable
         List<JournalFile>? deleted = null;
         lock (_filesLock)
         {
-            for (var i = 0; i < _files.Count - 1; i++)
+            for (var i = 0; i < _files.Count; i++)
             {
                 var file = _files[i];
-                if (file.Sequence >= firstNeeded)
+
+                // The last file only when full: no commit writes to it any more (the next one makes a new file).
+                if (file.Sequence >= firstNeeded || (i == _files.Count - 1 && !file.IsFull))
                 {
                     continue;
                 }
 
                 _files.RemoveAt(i);
+                _heldBytes -= file.Length;
                 i--;
-                if (file.Length == _fileSize && _spares.Count < MaxSpares)
+                if (file.Length == _nextFileSize && _spares.Count < MaxSpares)
                 {
                     _spares.Add(file);
                 }
                 else
                 {
                     (deleted ??= []).Add(file);
+                }
+            }
+
+            // Spares of a size the writer no longer makes would only hold disk.
+            for (var i = _spares.Count - 1; i >= 0; i--)
+            {
+                if (_spares[i].Length != _nextFileSize)
+                {
+                    (deleted ??= []).Add(_spares[i]);
+                    _spares.RemoveAt(i);
                 }
             }
         }
@@ -635,7 +719,8 @@ internal sealed unsafe class JournalWriter : IDisposable
 
     /// <summary>
     /// Closes the files. With <paramref name="allApplied"/> (a clean close: the data file holds every
-    /// record) oversized files are deleted and the others stay for the next open to recycle.
+    /// record) files larger than the initial size are deleted (the next open starts small again) and
+    /// the others stay for the next open to recycle.
     /// </summary>
     public void Close(bool allApplied)
     {
@@ -644,13 +729,14 @@ internal sealed unsafe class JournalWriter : IDisposable
             foreach (var f in _files.Concat(_spares))
             {
                 f.Dispose();
-                if (allApplied && f.Length != _fileSize)
+                if (allApplied && f.Length != _initialFileSize)
                 {
                     File.Delete(f.Path);
                 }
             }
 
             _files.Clear();
+            _heldBytes = 0;
             _spares.Clear();
         }
     }

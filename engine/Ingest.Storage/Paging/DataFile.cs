@@ -29,7 +29,8 @@ namespace Ingest.Storage.Paging;
 internal sealed unsafe class DataFile : IDisposable
 {
     public const string FileName = "data.ingest";
-    private const long MinGrowthPages = 128;           // 1 MiB
+    // 128 KiB: with 1 MiB steps an index holding a few pages took 1 MiB at its first flush.
+    private const long MinGrowthPages = 16;
     private const long MaxGrowthPages = 128 * 1024;    // 1 GiB
 
     private readonly SafeFileHandle _handle;
@@ -89,7 +90,7 @@ internal sealed unsafe class DataFile : IDisposable
         }
     }
 
-    private static FileHeader ReadHeader(SafeFileHandle handle, string path)
+    public static FileHeader ReadHeader(SafeFileHandle handle, string path)
     {
         Span<byte> page = new byte[2 * FileHeader.SlotSize];
         var read = RandomAccess.Read(handle, page, 0);
@@ -182,7 +183,8 @@ internal sealed unsafe class DataFile : IDisposable
                 return null;
             }
 
-            var growth = Math.Clamp(current / 4, MinGrowthPages, MaxGrowthPages);
+            // A fresh file (3 pages) grows to what it needs, rounded: an index that holds a few pages stays at 128 KiB.
+            var growth = current < MinGrowthPages ? 0 : Math.Clamp(current / 4, MinGrowthPages, MaxGrowthPages);
             var target = Math.Max(pageCount, current + growth);
             target = (target + MinGrowthPages - 1) / MinGrowthPages * MinGrowthPages;
             RandomAccess.SetLength(_handle, target * PageHeader.PageSize);

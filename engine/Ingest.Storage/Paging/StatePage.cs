@@ -17,6 +17,7 @@ internal static unsafe class StatePage
     public const long PageNumber = 1;
     public const int HeaderSize = 56;
     public const int MaxBitmaps = (PageHeader.PageSize - HeaderSize) / 8;
+    public const int NextPageOffset = 32;
 
     public static long GetTxId(byte* p) => *(long*)(p + 16);
 

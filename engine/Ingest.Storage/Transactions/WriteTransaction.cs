@@ -44,6 +44,9 @@ public sealed unsafe class WriteTransaction : IDisposable
 
     internal StorageEnvironment Environment => _env;
 
+    /// <summary>Pages this transaction has modified or allocated so far (they wait in scratch memory until commit).</summary>
+    internal int DirtyPageCount => _dirty.Count;
+
     /// <summary>16 KiB of native scratch trees use while modifying pages (see Tree).</summary>
     internal byte* TreeBuffers => _env.WriterBuffers;
 

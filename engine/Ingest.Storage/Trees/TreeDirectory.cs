@@ -21,9 +21,9 @@ namespace Ingest.Storage.Trees;
 /// </summary>
 internal static unsafe class TreeDirectory
 {
-    private const byte KindTree = 1;
-    private const byte KindFixed = 2;
-    private const byte KindPostingList = 3;
+    public const byte KindTree = 1;
+    public const byte KindFixed = 2;
+    public const byte KindPostingList = 3;
     private const int DescriptorSize = 16;
 
     private static Tree Root(PageSource pages) => new(pages, StatePage.GetRootTreePage(pages.Read(StatePage.PageNumber)), "$root");
@@ -83,6 +83,21 @@ internal static unsafe class TreeDirectory
         return kind == KindPostingList
             ? new PostingList(new FixedSizeTree(pages, root, valueSize, name))
             : throw new InvalidOperationException($"'{name}' is not a PostingList.");
+    }
+
+    /// <summary>Every tree the directory names, in name order: (name, kind, value size).</summary>
+    public static List<(string Name, byte Kind, int ValueSize)> List(PageSource pages)
+    {
+        pages.EnsureActive();
+        var all = new List<(string, byte, int)>();
+        var cursor = Root(pages).CreateCursor();
+        for (var ok = cursor.First(); ok; ok = cursor.MoveNext())
+        {
+            var value = cursor.Value;
+            all.Add((Encoding.UTF8.GetString(cursor.Key), value[0], BinaryPrimitives.ReadInt32LittleEndian(value[4..])));
+        }
+
+        return all;
     }
 
     public static Tree CreateTree(WriteTransaction tx, string name)

@@ -26,9 +26,13 @@ internal sealed unsafe class StorageVerifier(Snapshot snapshot)
     private const int MaxDepth = 64;
     private readonly HashSet<long> _seen = [];
     private readonly List<DamagedPage> _damaged = [];
+    private readonly Dictionary<string, long> _pagesByTree = new(StringComparer.Ordinal);
     private long _nextPage = long.MaxValue;
     private long _checked;
     private int _trees;
+
+    /// <summary>After <see cref="Run"/>: the pages each tree holds (an overflow run counts all its pages), "$root" the directory, "$state" the state page and free-space bitmaps.</summary>
+    public IReadOnlyDictionary<string, long> PagesByTree => _pagesByTree;
 
     public VerificationReport Run()
     {
@@ -93,14 +97,19 @@ internal sealed unsafe class StorageVerifier(Snapshot snapshot)
         }
 
         _checked++;
+        var pages = 1L;
         if (type == PageType.Overflow)
         {
             var run = OverflowPage.PagesFor(OverflowPage.GetValueLength(p));
+            pages = run;
             for (var i = 1; i < run; i++)
             {
                 _seen.Add(page + i);
             }
         }
+
+        var owner = tree ?? "$state";
+        _pagesByTree[owner] = _pagesByTree.GetValueOrDefault(owner) + pages;
 
         return p;
     }

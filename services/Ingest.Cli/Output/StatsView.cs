@@ -15,6 +15,12 @@ internal static class StatsView
         var store = stats.Store;
         await output.WriteLineAsync(Invariant(
             $"store: {store.Documents} documents, {store.Tombstones} tombstones, {Size(store.DocumentBytes)} of JSON, {Size(store.StorageBytes)} on disk, last etag {store.LastEtag}, {stats.DeadLetters} dead letters")).ConfigureAwait(false);
+        if (store.Disk is { } disk)
+        {
+            await output.WriteLineAsync(Invariant(
+                $"disk: store {Size(disk.DataFileBytes)} data file, {Size(disk.JournalBytes)} journals, {Size(disk.FreePageBytes)} free pages; indexes {Size(IndexBytes(stats))}; file system {(store.FileSystemFreeBytes is { } free ? Size(free) : "?")} free")).ConfigureAwait(false);
+        }
+
         await output.WriteLineAsync(Invariant(
             $"writes: {Rate(store.LastEtag, previous?.Store.LastEtag, elapsed)} changes/s, {Rate(store.Batches, previous?.Store.Batches, elapsed)} batches/s, {Rate(store.Commits, previous?.Store.Commits, elapsed)} commits/s ({store.Commits} commits, {store.JournalSyncs} journal syncs since start)")).ConfigureAwait(false);
 
@@ -46,10 +52,15 @@ internal static class StatsView
             var rows = new List<IReadOnlyList<string>>();
             foreach (var index in indexes)
             {
-                rows.Add([index.Name, index.State, Invariant($"{index.LastIndexedEtag}"), Invariant($"{index.Entries}"), index.Stale ? "stale" : "up to date", index.Error ?? string.Empty]);
+                rows.Add(
+                [
+                    index.Name, index.State, Invariant($"{index.LastIndexedEtag}"), Invariant($"{index.Entries}"), index.Stale ? "stale" : "up to date",
+                    index.Disk is { } d ? Size(d.TotalBytes) : "-", index.Disk is { } j ? Size(j.JournalBytes) : "-", index.Disk is { } f ? Size(f.FreePageBytes) : "-",
+                    index.Error ?? string.Empty,
+                ]);
             }
 
-            await TextTable.WriteAsync(output, ["index", "state", "indexed etag", "entries", "freshness", "error"], rows).ConfigureAwait(false);
+            await TextTable.WriteAsync(output, ["index", "state", "indexed etag", "entries", "freshness", "disk", "journals", "free pages", "error"], rows).ConfigureAwait(false);
         }
 
         if (stats.Etl is { Count: > 0 } tasks)
@@ -80,6 +91,17 @@ internal static class StatsView
         var stale = indexes.Count(i => i.Stale);
         return Invariant(
             $"{at.UtcDateTime:yyyy-MM-ddTHH:mm:ssZ} documents={stats.Store.Documents} etag={stats.Store.LastEtag} changes/s={Rate(stats.Store.LastEtag, previous?.Store.LastEtag, elapsed)} commits/s={Rate(stats.Store.Commits, previous?.Store.Commits, elapsed)} lag={lag} dead-letters={stats.DeadLetters} sources={connected}/{stats.Sources.Count} indexes={indexes.Count} ({stale} stale) etl={stats.Etl?.Count ?? 0}");
+    }
+
+    private static long IndexBytes(StatsResponse stats)
+    {
+        long bytes = 0;
+        foreach (var index in stats.Indexes ?? [])
+        {
+            bytes += index.Disk?.TotalBytes ?? 0;
+        }
+
+        return bytes;
     }
 
     private static long? Lag(SourceStatsEntry source)

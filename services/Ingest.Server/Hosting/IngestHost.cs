@@ -47,6 +47,7 @@ public static class IngestHost
         builder.Services.AddValidatedSettings<HttpOptions>(configuration.GetSection(HttpOptions.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<IndexingOptions>(configuration.GetSection(IndexingSettings.SectionName), IndexingSettings.Validate);
         builder.Services.AddValidatedSettings<ConfiguredIndexesOptions>(configuration.GetSection(ConfiguredIndexesOptions.SectionName), static o => o.Validate());
+        builder.Services.AddValidatedSettings<StorageSettings>(configuration.GetSection(StorageSettings.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<AutoIndexOptions>(configuration.GetSection(QuerySettings.SectionName), QuerySettings.Validate);
         builder.Services.AddApiKeys();
         builder.Services.AddSingleton<IConfigureOptions<KestrelServerOptions>, KestrelLimits>();

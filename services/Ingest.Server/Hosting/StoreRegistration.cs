@@ -16,6 +16,11 @@ internal static class StoreRegistration
             var path = Path.Combine(data.FullPath, StoreFolder);
             var options = new DocumentStoreOptions { MaxBodyBytes = provider.GetRequiredService<IOptions<IngestOptions>>().Value.MaxDocumentBytes };
             provider.GetRequiredService<IOptions<DocumentCompressionOptions>>().Value.ApplyTo(options);
+            if (provider.GetRequiredService<IOptions<StorageSettings>>().Value.CompactOnStart)
+            {
+                StartupCompaction.Run(data.FullPath, path, provider.GetRequiredService<ILoggerFactory>().CreateLogger(typeof(StartupCompaction)));
+            }
+
             try
             {
                 return DocumentStore.Open(path, options);

@@ -23,9 +23,11 @@ public static class StatsEndpoints
     private static IResult GetStats(DocumentStore store, IngestionService ingestion, QueryEngine engine, EtlService etl, IServiceProvider services)
     {
         var stats = store.GetStats();
+        var space = store.GetSpace();
         var storeEntry = new StoreStatsEntry(
             stats.LastEtag, store.CommitCount, store.BatchCount, store.JournalSyncCount, stats.DocumentCount,
-            stats.TombstoneCount, stats.DocumentBytes, stats.DeadLetterCount, stats.StorageBytes);
+            stats.TombstoneCount, stats.DocumentBytes, stats.DeadLetterCount, stats.StorageBytes,
+            ToEntry(space), space.FileSystemFreeBytes >= 0 ? space.FileSystemFreeBytes : null);
 
         var collections = new CollectionStatsEntry[stats.Collections.Count];
         for (var i = 0; i < collections.Length; i++)
@@ -45,7 +47,10 @@ public static class StatsEndpoints
             sources[i] = ToEntry(ingestion.Sources[i].GetStatus());
         }
 
-        var indexSummaries = engine.Indexes.GetStatuses().Select(IndexViews.Summary).ToArray();
+        var indexSpaces = engine.Indexes.GetSpaces();
+        var indexSummaries = engine.Indexes.GetStatuses()
+            .Select(s => IndexViews.Summary(s) with { Disk = indexSpaces.TryGetValue(s.Definition.Name, out var d) ? ToEntry(d) : null })
+            .ToArray();
         var etlTasks = etl.Tasks.Select(static t => EtlViews.Stats(t.Definition.Name!, t.GetStatus())).ToArray();
         return TypedResults.Json(
             new StatsResponse(
@@ -53,6 +58,8 @@ public static class StatsEndpoints
                 ExpirationViews.Stats(store, services.GetRequiredService<RetentionRules>(), services.GetRequiredService<ExpirationProgress>())),
             IngestHttpJsonContext.Default.StatsResponse);
     }
+
+    private static DiskSpaceEntry ToEntry(Ingest.Storage.StorageSpace space) => new(space.DataFileBytes, space.JournalBytes, space.FreePageBytes);
 
     private static SourceStatsEntry ToEntry(SourceStatus status)
     {

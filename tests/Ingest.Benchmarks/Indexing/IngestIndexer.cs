@@ -63,6 +63,9 @@ internal sealed class IngestIndexer : IDisposable
         }
     }
 
+    /// <summary>The index's storage environment (to count its pages by tree).</summary>
+    public StorageEnvironment Environment => _index.Environment;
+
     /// <summary>The index's live pages (every page reachable from its trees), in bytes.</summary>
     public long LiveBytes() => _index.Verify().PagesChecked * 8192;
 

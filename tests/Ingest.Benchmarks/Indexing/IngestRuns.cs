@@ -39,7 +39,7 @@ internal static class IngestRuns
         {
             var build = Measure.Operations(data.Count, () => Expect(built.CatchUp(BatchLimits.Unbounded), data.Count));
             build = build with { Value = built.LiveBytes() / (double)data.Count };
-            Add(results, IndexingWorkload.Build, build, Batches(built));
+            Add(results, IndexingWorkload.Build, build, $"{Batches(built)}; {IndexPageBreakdown.Describe(built.Environment, data.Count)}");
 
             if (wanted.Contains(IndexingWorkload.RebuildCapped))
             {

@@ -7,5 +7,6 @@ internal static class LifecycleSections
     [
         new Compression.CompressionSection(),
         new Expiration.ExpirationSection(),
+        new Disk.IndexDiskSection(),
     ];
 }

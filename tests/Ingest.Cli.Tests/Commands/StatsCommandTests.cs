@@ -7,11 +7,13 @@ namespace Ingest.Cli.Tests.Commands;
 public sealed class StatsCommandTests
 {
     private static string Stats(long documents, long etag, long consumed) => $$$"""
-        {"store":{"lastEtag":{{{etag}}},"commits":40,"batches":50,"journalSyncs":40,"documents":{{{documents}}},"tombstones":2,"documentBytes":1048576,"deadLetters":1,"storageBytes":4194304},
+        {"store":{"lastEtag":{{{etag}}},"commits":40,"batches":50,"journalSyncs":40,"documents":{{{documents}}},"tombstones":2,"documentBytes":1048576,"deadLetters":1,"storageBytes":4194304,
+           "disk":{"dataFileBytes":3145728,"journalBytes":1048576,"freePageBytes":524288},"fileSystemFreeBytes":10737418240},
          "collections":[],"deadLetters":1,
          "sources":[{"name":"orders","kind":"kafka","connected":true,"error":null,"consumed":{{{consumed}}},"written":118,"deadLetters":1,"paused":false,
            "partitions":[{"name":"orders","partition":0,"committedOffset":60,"highWatermark":62,"lag":2},{"name":"orders","partition":1,"committedOffset":60,"highWatermark":61,"lag":1}],"batching":{}}],
-         "indexes":[{"name":"Orders/ByCustomer","state":"running","error":null,"stale":true,"lastIndexedEtag":100,"collectionsLastEtag":120,"entries":99,"automatic":false}],
+         "indexes":[{"name":"Orders/ByCustomer","state":"running","error":null,"stale":true,"lastIndexedEtag":100,"collectionsLastEtag":120,"entries":99,"automatic":false,
+           "disk":{"dataFileBytes":262144,"journalBytes":262144,"freePageBytes":8192}}],
          "etl":[{"name":"to-billing","state":"retrying","destination":"kafka billing","lastSentEtag":90,"lagChanges":30,"lagSeconds":4.5,"messagesSent":90,"messagesPerSecond":12.4,"errors":0,"lastError":"broker down"}]}
         """;
 
@@ -26,15 +28,16 @@ public sealed class StatsCommandTests
         Assert.Equal(
             """
             store: 1200 documents, 2 tombstones, 1.0 MiB of JSON, 4.0 MiB on disk, last etag 120, 1 dead letters
+            disk: store 3.0 MiB data file, 1.0 MiB journals, 512.0 KiB free pages; indexes 512.0 KiB; file system 10.0 GiB free
             writes: - changes/s, - batches/s, - commits/s (40 commits, 40 journal syncs since start)
 
             source  kind   connection  consumed  msg/s  written  dead letters  lag  state    error
             ------  -----  ----------  --------  -----  -------  ------------  ---  -------  -----
             orders  kafka  connected   120       -      118      1             3    running
 
-            index              state    indexed etag  entries  freshness  error
-            -----------------  -------  ------------  -------  ---------  -----
-            Orders/ByCustomer  running  100           99       stale
+            index              state    indexed etag  entries  freshness  disk       journals   free pages  error
+            -----------------  -------  ------------  -------  ---------  ---------  ---------  ----------  -----
+            Orders/ByCustomer  running  100           99       stale      512.0 KiB  256.0 KiB  8.0 KiB
 
             etl task    state     sent etag  lag  msg/s  errors  last error
             ----------  --------  ---------  ---  -----  ------  -----------

@@ -17,6 +17,9 @@ public sealed class IndexStorageSortedDeleteTests : IDisposable
     private const int Documents = 600;
     private const int Deleted = 400;
 
+    // The counts below are of posting list updates: terms must spill to posting lists at these sizes.
+    private const int SpillAbove = 64;
+
     private static readonly IndexDefinition Definition = new(
         "Orders/ByStatusAndTags",
         ["Orders"],
@@ -39,7 +42,7 @@ public sealed class IndexStorageSortedDeleteTests : IDisposable
     [Fact]
     public void A_batch_of_deletes_updates_each_shared_terms_posting_list_once()
     {
-        using var index = IndexStorage.Open(_sorted.Path, Definition, Options);
+        using var index = IndexStorage.Open(_sorted.Path, Definition, Options, inlineLimit: SpillAbove);
         Fill(index);
 
         DeleteMany(index);
@@ -53,7 +56,7 @@ public sealed class IndexStorageSortedDeleteTests : IDisposable
     [Fact]
     public void The_benchmarks_one_by_one_mode_updates_once_per_removed_pair_with_the_same_result()
     {
-        using var index = IndexStorage.Open(_oneByOne.Path, Definition, Options);
+        using var index = IndexStorage.Open(_oneByOne.Path, Definition, Options, inlineLimit: SpillAbove);
         Fill(index);
         index.ApplyPostingsOneByOne = true;
 

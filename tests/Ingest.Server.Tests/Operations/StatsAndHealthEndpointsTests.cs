@@ -33,6 +33,37 @@ public sealed class StatsAndHealthEndpointsTests
     }
 
     [Fact]
+    public async Task Stats_report_the_bytes_on_disk_of_the_store_and_each_index_and_the_free_space()
+    {
+        await using var server = await StartAsync();
+        using (var created = await server.PutAsync("/indexes/Orders", Indexes.IndexTestKit.OrdersByCustomer))
+        {
+            Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+        }
+
+        var result = await server.Store.WriteAsync(new WriteBatch().Put("o/1", "Orders", "{\"customer\":\"acme\",\"total\":3}"));
+        await Indexes.IndexTestKit.WaitUntilCaughtUpAsync(server.Client, "Orders", result.LastEtag);
+
+        var stats = await server.GetJsonAsync("/stats");
+
+        var store = stats.GetProperty("store");
+        var disk = store.GetProperty("disk");
+        var storeFiles = Directory.GetFiles(server.Store.Directory).Where(f => Path.GetFileName(f) == "data.ingest" || Path.GetFileName(f).StartsWith("journal.", StringComparison.Ordinal)).Sum(f => new FileInfo(f).Length);
+        Assert.Equal(storeFiles, disk.GetProperty("dataFileBytes").GetInt64() + disk.GetProperty("journalBytes").GetInt64());
+        Assert.Equal(storeFiles, disk.GetProperty("totalBytes").GetInt64());
+        Assert.True(disk.GetProperty("journalBytes").GetInt64() is > 0 and <= 1024 * 1024, disk.ToString());
+        Assert.True(disk.GetProperty("freePageBytes").GetInt64() >= 0);
+        Assert.True(store.GetProperty("fileSystemFreeBytes").GetInt64() > 0);
+
+        var index = Assert.Single(stats.GetProperty("indexes").EnumerateArray());
+        var indexDisk = index.GetProperty("disk");
+        Assert.True(indexDisk.GetProperty("dataFileBytes").GetInt64() > 0, indexDisk.ToString());
+        Assert.True(indexDisk.GetProperty("totalBytes").GetInt64() < 1024 * 1024, $"a one-document index takes {indexDisk}");
+        var collection = Assert.Single(stats.GetProperty("collections").EnumerateArray());
+        Assert.Equal(29, collection.GetProperty("bodyBytes").GetInt64());
+    }
+
+    [Fact]
     public async Task Health_with_the_store_open_and_no_sources_is_healthy()
     {
         await using var server = await StartAsync();

@@ -16,12 +16,13 @@ namespace Ingest.Server.Tests.Hosting.Http;
 /// </summary>
 public sealed class FullDiskStartTests(ITestOutputHelper output)
 {
-    private const long JournalFileBytes = 64L * 1024 * 1024;
+    // A store's first journal file (Ingest.Storage's InitialJournalFileSize): what a store with none needs to write.
+    private const long FirstJournalFileBytes = 64 * 1024;
 
     [Fact]
     public async Task A_server_started_on_a_full_disk_reads_refuses_writes_with_the_bytes_needed_and_writes_once_they_are_free()
     {
-        using var disk = SmallTmpfs.TryMount(megabytes: 200, output);
+        using var disk = SmallTmpfs.TryMount(megabytes: 64, output);
         if (disk is null)
         {
             return;
@@ -47,7 +48,7 @@ public sealed class FullDiskStartTests(ITestOutputHelper output)
         }
 
         var filler = Path.Combine(disk.Path, "filler");
-        disk.FillLeaving(filler, 30L * 1024 * 1024);
+        disk.FillLeaving(filler, 16 * 1024);
 
         await using var server = await RunningServer.StartAsync(data);
         using (var read = await server.Client.GetAsync(Relative("/docs/orders/7")))
@@ -58,17 +59,17 @@ public sealed class FullDiskStartTests(ITestOutputHelper output)
         using (var refused = await server.Client.PutAsync(Relative("/docs/orders/new?collection=Orders"), Json("""{"Customer":"late"}""")))
         {
             var detail = await ReadProblemAsync(refused, HttpStatusCode.InsufficientStorage);
-            Assert.Contains($"Writing needs 64.0 MiB free ({JournalFileBytes} bytes)", detail, StringComparison.Ordinal);
+            Assert.Contains($"Writing needs 64.0 KiB free ({FirstJournalFileBytes} bytes)", detail, StringComparison.Ordinal);
             using var problem = JsonDocument.Parse(await refused.Content.ReadAsStringAsync());
-            Assert.Equal(JournalFileBytes, problem.RootElement.GetProperty("bytesNeeded").GetInt64());
-            Assert.True(problem.RootElement.GetProperty("bytesFree").GetInt64() < JournalFileBytes);
+            Assert.Equal(FirstJournalFileBytes, problem.RootElement.GetProperty("bytesNeeded").GetInt64());
+            Assert.True(problem.RootElement.GetProperty("bytesFree").GetInt64() < FirstJournalFileBytes);
         }
 
         using (var health = await server.Client.GetAsync(Relative("/health")))
         {
             var body = await ReadJsonAsync(health, HttpStatusCode.ServiceUnavailable);
             Assert.Equal("disk-full", body.GetProperty("store").GetString());
-            Assert.Contains("Writing needs 64.0 MiB free", body.GetProperty("storeError").GetString(), StringComparison.Ordinal);
+            Assert.Contains("Writing needs 64.0 KiB free", body.GetProperty("storeError").GetString(), StringComparison.Ordinal);
         }
 
         File.Delete(filler);
