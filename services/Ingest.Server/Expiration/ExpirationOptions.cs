@@ -17,6 +17,12 @@ public sealed class ExpirationOptions
     /// <summary>Documents deleted (or re-stamped after a rule change) per transaction.</summary>
     public int BatchSize { get; set; } = 10_000;
 
+    /// <summary>
+    /// While other writes go on, the share of time the task may spend deleting (it waits after each batch to keep to
+    /// it); on an idle store it deletes flat out. More than 0, at most 1 (1: never waits).
+    /// </summary>
+    public double WriterShare { get; set; } = 0.1;
+
     /// <summary>Retention per collection, by collection name.</summary>
     public Dictionary<string, CollectionRetentionOptions> Collections { get; } = new(StringComparer.OrdinalIgnoreCase);
 
@@ -35,6 +41,11 @@ public sealed class ExpirationOptions
         if (BatchSize is <= 0 or > MaxBatchSize)
         {
             errors.Add($"{SectionName}:{nameof(BatchSize)} must be between 1 and {MaxBatchSize} (was {BatchSize}).");
+        }
+
+        if (WriterShare is not (> 0 and <= 1))
+        {
+            errors.Add($"{SectionName}:{nameof(WriterShare)} must be more than 0 and at most 1 (was {WriterShare}).");
         }
 
         if (DeadLetters.Keep is { } keep && keep <= TimeSpan.Zero)

@@ -1,4 +1,5 @@
 using Ingest.Documents;
+using Ingest.Documents.Expiration;
 using Microsoft.Extensions.Options;
 
 namespace Ingest.Server.Expiration;
@@ -69,14 +70,21 @@ internal sealed partial class ExpirationService(
         }
 
         var now = time.GetUtcNow().UtcDateTime;
+        var pacer = new ExpirationPacer(_options.WriterShare);
         while (true)
         {
             cancellationToken.ThrowIfCancellationRequested();
+            pacer.Starting(store);
             var result = await store.DeleteExpiredAsync(now, batch).ConfigureAwait(false);
             progress.Expired(result);
             if (!result.More)
             {
                 break;
+            }
+
+            if (pacer.Finished(store, result.Deleted) is { Ticks: > 0 } pause)
+            {
+                await Task.Delay(pause, time, cancellationToken).ConfigureAwait(false);
             }
         }
 

@@ -59,7 +59,8 @@ internal sealed class ExpirationSection : ILifecycleSection
         Cell(ExpireHalf, HttpDeletes, (n, timed) => ExpireHalfCells.ByHttp(context, Orders(context, n), timed ? httpSample : Math.Min(n / 2, 500)), documents);
         Cell(ExpireHalf, Sqlite, (n, _) => ExpireHalfCells.BySqlite(context, Orders(context, n)), documents);
         var preload = context.Quick ? 20_000 : 500_000;
-        var ingested = context.Quick ? 20_000 : 200_000;
+        // 800,000 puts make a window of a few seconds: with 200,000 (under a second) the idle rate varied by a third between runs.
+        var ingested = context.Quick ? 20_000 : 800_000;
         Cell(IngestWhileExpiring, Ingest, (n, timed) => IngestDuring(context, timed ? preload : n, timed ? ingested : n / 2, expiring: true), preload);
         Cell(IngestWhileExpiring, IngestIdle, (n, timed) => IngestDuring(context, timed ? preload : n, timed ? ingested : n / 2, expiring: false), preload);
 
