@@ -51,18 +51,11 @@ public sealed class DiskFullException : IOException
     /// <summary>The file system's free bytes when the write failed, when known.</summary>
     public long? BytesFree { get; }
 
-    /// <summary>Bytes the file system holding <paramref name="path"/> has free for this process, or null when it cannot say.</summary>
-    public static long? FreeBytes(string path)
+    /// <summary>Free bytes of the file system holding <paramref name="path"/> (a file or a directory), or null when it cannot say.</summary>
+    private static long? FreeBytes(string path)
     {
-        try
-        {
-            var directory = System.IO.Directory.Exists(path) ? path : System.IO.Path.GetDirectoryName(path);
-            return directory is null ? null : new DriveInfo(directory).AvailableFreeSpace;
-        }
-        catch (Exception ex) when (ex is IOException or ArgumentException or UnauthorizedAccessException)
-        {
-            return null;
-        }
+        var directory = System.IO.Directory.Exists(path) ? path : System.IO.Path.GetDirectoryName(path);
+        return directory is not null && StorageSpace.FileSystemFree(directory) is >= 0 and var free ? free : null;
     }
 
     /// <summary>"64.0 MiB": a byte count as an operator reads it.</summary>
