@@ -114,18 +114,8 @@ internal static class AutoIndexHygiene
     /// <summary>For a collection scan (a query that names no field): a warning when the collection has no documents.</summary>
     public static string? UnknownCollectionScan(DocumentStore store, string collection)
     {
-        using (var reader = store.BeginRead())
-        {
-            foreach (var stats in reader.GetStats().Collections)
-            {
-                if (stats.Count > 0 && string.Equals(stats.Name, collection, StringComparison.OrdinalIgnoreCase))
-                {
-                    return null;
-                }
-            }
-        }
-
-        return UnknownCollection(store, collection);
+        using var counted = CollectionSample.Read(store, collection, documents: 0);
+        return counted.Count > 0 ? null : UnknownCollection(store, collection);
     }
 
     private static string UnknownCollection(DocumentStore store, string collection)
