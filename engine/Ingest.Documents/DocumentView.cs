@@ -40,7 +40,7 @@ public readonly ref struct DocumentView
     {
         get
         {
-            var stored = _header.Body(Value);
+            var stored = StoredBody;
             return (_header.Flags & (uint)DocumentFlags.Compressed) == 0 ? stored : _reader.Decompress(Etag, stored);
         }
     }

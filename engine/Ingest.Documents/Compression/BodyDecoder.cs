@@ -73,12 +73,24 @@ internal sealed class BodyDecoder(DecompressorPool pool) : IDisposable
         return _buffer.AsSpan(0, written);
     }
 
-    /// <summary>Forgets which etag the buffer holds (the writer's etags of a rolled-back transaction are given again).</summary>
-    public void Reset() => _etag = -1;
+    /// <summary>
+    /// Forgets which etag the buffer holds and gives back its decompression context (a rolled-back transaction gives its
+    /// etags and dictionary ids again, so neither may be reused by the next one).
+    /// </summary>
+    public void Reset()
+    {
+        _etag = -1;
+        ReturnDecompressor();
+    }
 
     public void Dispose()
     {
         Release();
+        ReturnDecompressor();
+    }
+
+    private void ReturnDecompressor()
+    {
         if (_decompressor != null)
         {
             pool.Return(_dictionaryId, _decompressor);

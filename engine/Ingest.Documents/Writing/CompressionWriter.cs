@@ -41,6 +41,7 @@ internal sealed class CompressionWriter : IDisposable
     private readonly DecompressorPool _pool;
     private readonly BatchCompressor _callers;
     private readonly HashSet<uint> _present = [];
+    private readonly List<(string Folded, uint Id)> _trained = [];
     private long _nowTicks;
 
     public CompressionWriter(DocumentStoreOptions options, DecompressorPool pool, BatchCompressor callers)
@@ -61,8 +62,23 @@ internal sealed class CompressionWriter : IDisposable
         _references = null;
         _referenceChanges.Clear();
         _present.Clear();
+        _trained.Clear(); // trained in a transaction that rolled back: never published
         _decoder.Reset();
         _trainingPool.Clear();
+    }
+
+    /// <summary>
+    /// After the transaction committed: callers compress with the dictionaries it trained from now on. Published only
+    /// now, since a caller that saw an uncommitted id could not load it and would look for it on every put.
+    /// </summary>
+    public void Committed()
+    {
+        foreach (var (folded, id) in _trained)
+        {
+            _callers.Publish(folded, id);
+        }
+
+        _trained.Clear();
     }
 
     /// <summary>
@@ -352,7 +368,7 @@ internal sealed class CompressionWriter : IDisposable
         state.TrainedRatioPpm = withDictionary * 1_000_000 / Math.Max(1, jsonBytes);
         collection.CompressionDirty = true;
         _present.Add(id);
-        _callers.Publish(Encoding.UTF8.GetString(collection.FoldedUtf8), id);
+        _trained.Add((Encoding.UTF8.GetString(collection.FoldedUtf8), id)); // published once the transaction commits
         Reference(previous, 0); // checked at End: dropped there if no document uses it any more
         _referenceChanges.TryAdd(id, 0);
         _samples.Clear();

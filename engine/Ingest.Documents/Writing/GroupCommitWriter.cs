@@ -117,6 +117,7 @@ internal sealed class GroupCommitWriter : IDisposable
         }
 
         // Committed: from here on nothing may retry or fail these writes, or they would apply twice.
+        _writer.Committed();
         Published(writes, lastEtag);
     }
 

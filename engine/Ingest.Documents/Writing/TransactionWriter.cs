@@ -84,6 +84,9 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
         _tx = null;
     }
 
+    /// <summary>After the transaction <see cref="Begin"/> was given committed.</summary>
+    public void Committed() => compression.Committed();
+
     public void Dispose() => compression.Dispose();
 
     /// <summary>Applies a validated batch; returns the etags it took.</summary>
