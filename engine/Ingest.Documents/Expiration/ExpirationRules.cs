@@ -27,17 +27,13 @@ internal sealed class ExpirationRules
 
     public int Count => _byFolded.Count;
 
-    public IEnumerable<ExpirationRule> All => _byFolded.Values.Select(e => e.Rule);
-
-    public ExpirationRule? Find(string foldedCollection) => _byFolded.TryGetValue(foldedCollection, out var entry) ? entry.Rule : null;
-
     /// <summary>
     /// The expiry of a document: the earlier of its own <paramref name="explicitTicks"/> (0 = none) and its
     /// collection's retention, counted from the field's date or from <paramref name="writtenTicks"/>. 0 = never.
     /// </summary>
     public long Compute(string foldedCollection, ReadOnlySpan<byte> body, long explicitTicks, long writtenTicks, int maxDepth)
     {
-        if (_byFolded.Count == 0 || !_byFolded.TryGetValue(foldedCollection, out var entry))
+        if (!_byFolded.TryGetValue(foldedCollection, out var entry))
         {
             return explicitTicks;
         }

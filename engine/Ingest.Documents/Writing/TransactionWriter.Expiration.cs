@@ -42,12 +42,14 @@ internal sealed partial class TransactionWriter
     /// </summary>
     public ExpirationBatchResult DeleteExpired(long nowTicks, int max)
     {
-        var byCollection = new Dictionary<string, long>(StringComparer.Ordinal);
         var tree = Transaction.OpenTree(TreeNames.Expiry);
         if (tree == null || max <= 0)
         {
-            return new ExpirationBatchResult(0, false, byCollection);
+            return new ExpirationBatchResult(0, false, new Dictionary<string, long>(StringComparer.Ordinal));
         }
+
+        // Counted per collection entry (one per collection in the transaction); named once, at the end.
+        var perEntry = new Dictionary<CollectionEntry, long>(ReferenceEqualityComparer.Instance);
 
         // Keys are copied out first: the deletes below change the tree the cursor walks.
         var count = 0;
@@ -92,8 +94,8 @@ internal sealed partial class TransactionWriter
                 EtagKey.Write(etagKey, BinaryPrimitives.ReadInt64LittleEndian(etagValue));
                 if (_byEtag.TryGet(etagKey, out var record) && DocumentRecord.Read(record).ExpiresTicks(record) == ticks)
                 {
-                    var collection = DeleteExpiredDocument(foldedId);
-                    byCollection[collection] = byCollection.GetValueOrDefault(collection) + 1;
+                    Delete(foldedId, out var collection);
+                    perEntry[collection!] = perEntry.GetValueOrDefault(collection!) + 1;
                     deleted++;
                     continue;
                 }
@@ -108,13 +110,14 @@ internal sealed partial class TransactionWriter
             _expiredKeys = new byte[4096]; // a rare huge batch does not pin its buffer
         }
 
-        return new ExpirationBatchResult(deleted, more, byCollection);
-    }
+        var byCollection = new Dictionary<string, long>(StringComparer.Ordinal);
+        foreach (var (entry, expired) in perEntry)
+        {
+            var name = Encoding.UTF8.GetString(entry.NameUtf8);
+            byCollection[name] = byCollection.GetValueOrDefault(name) + expired;
+        }
 
-    private string DeleteExpiredDocument(ReadOnlySpan<byte> foldedId)
-    {
-        Delete(foldedId, out var collection);
-        return Encoding.UTF8.GetString(collection!.NameUtf8);
+        return new ExpirationBatchResult(deleted, more, byCollection);
     }
 
     /// <summary>Deletes up to <paramref name="max"/> dead letters stored at or before <paramref name="cutoffTicks"/>, oldest first.</summary>

@@ -162,7 +162,9 @@ internal sealed partial class TransactionWriter
             BinaryPrimitives.WriteInt64LittleEndian(copy[afterNames..], wanted);
         }
 
-        var id = Encoding.UTF8.GetString(header.Id(value));
+        // Ids are at most MaxIdBytes of UTF-8, so at most that many chars: no string per document of the walk.
+        Span<char> id = stackalloc char[DocumentStoreOptions.MaxIdBytes];
+        id = id[..Encoding.UTF8.GetChars(header.Id(value), id)];
         Span<byte> foldedId = stackalloc byte[IdKey.MaxKeyBytes(id.Length)];
         foldedId = foldedId[..IdKey.Fold(id, foldedId)];
         _byEtag.Put(etagKey, copy); // same etag: a new expiry is not a change readers of the feed must see

@@ -188,7 +188,7 @@ internal sealed unsafe class JournalWriter : IDisposable
                 _nextFileSize = NextFileSize(file.Length, Environment.TickCount64 - file.CreatedAtMs, _nextFileSize, _initialFileSize, _maxFileSize);
             }
 
-            file = PrepareNextFile(Math.Max(_nextFileSize, RoundUp(length)));
+            file = PrepareNextFile(Math.Max(_nextFileSize, length));
         }
 
         try
@@ -486,7 +486,6 @@ internal sealed unsafe class JournalWriter : IDisposable
         return filledInMs > ShrinkAfterMs ? Math.Max(initial, Math.Min(current, basis) / 2) : Math.Max(initial, Math.Min(current, basis));
     }
 
-    private static long RoundUp(long length) => (length + 4095) / 4096 * 4096;
 
     /// <summary>The size the next new journal file gets (tests and stats).</summary>
     internal long NextFileSizeTarget => _nextFileSize;
