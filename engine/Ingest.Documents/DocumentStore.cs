@@ -348,7 +348,39 @@ public sealed class DocumentStore : IDisposable
             }
         }
 
+        if (StoredRulesAre(rules))
+        {
+            return Task.FromResult(false); // the start of every run sets the same rules again: no transaction for that
+        }
+
         return Enqueue(writer => writer.SetExpirationRules(rules));
+    }
+
+    private bool StoredRulesAre(IReadOnlyList<ExpirationRule> rules)
+    {
+        using var read = _env.BeginRead();
+        var inForce = 0;
+        foreach (var (_, progress) in TransactionWriter.ReadRuleRecords(read.OpenTree(TreeNames.ExpirationRules)))
+        {
+            if (progress.Rule.Keep == TimeSpan.Zero)
+            {
+                continue; // a removed rule whose walk may still run; a wanted rule for it differs below
+            }
+
+            inForce++;
+            var found = false;
+            foreach (var rule in rules)
+            {
+                found |= rule == progress.Rule;
+            }
+
+            if (!found)
+            {
+                return false;
+            }
+        }
+
+        return inForce == rules.Count;
     }
 
     /// <summary>The retention rules in force, and removed ones still being taken off stored documents.</summary>
@@ -365,6 +397,11 @@ public sealed class DocumentStore : IDisposable
     public Task<int> RestampExpiriesAsync(int budget)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(budget);
+        if (!HasRestampWork())
+        {
+            return Task.FromResult(0); // an idle run queues no transaction (no commit, no fsync)
+        }
+
         return Enqueue(writer => writer.RestampExpiries(budget));
     }
 
@@ -376,6 +413,11 @@ public sealed class DocumentStore : IDisposable
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(max);
         var nowTicks = now.ToUniversalTime().Ticks;
+        if (!HasExpiredDocuments(nowTicks))
+        {
+            return Task.FromResult(new ExpirationBatchResult(0, false, new Dictionary<string, long>(StringComparer.Ordinal)));
+        }
+
         return Enqueue(writer => writer.DeleteExpired(nowTicks, max));
     }
 
@@ -384,7 +426,53 @@ public sealed class DocumentStore : IDisposable
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(max);
         var cutoffTicks = cutoff.ToUniversalTime().Ticks;
+        if (!HasDeadLettersBefore(cutoffTicks))
+        {
+            return Task.FromResult(0L);
+        }
+
         return Enqueue(writer => writer.DeleteDeadLettersBefore(cutoffTicks, max));
+    }
+
+    // The checks below read the last commit; the writer looks again under its own transaction, so a race only costs a batch that finds less.
+    private bool HasRestampWork()
+    {
+        using var read = _env.BeginRead();
+        foreach (var (_, progress) in TransactionWriter.ReadRuleRecords(read.OpenTree(TreeNames.ExpirationRules)))
+        {
+            if (progress.Restamping)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private bool HasExpiredDocuments(long nowTicks)
+    {
+        using var read = _env.BeginRead();
+        var tree = read.OpenTree(TreeNames.Expiry);
+        if (tree == null)
+        {
+            return false;
+        }
+
+        var cursor = tree.CreateCursor();
+        return cursor.First() && ExpiryKey.ReadTicks(cursor.Key) <= nowTicks;
+    }
+
+    private bool HasDeadLettersBefore(long cutoffTicks)
+    {
+        using var read = _env.BeginRead();
+        var tree = read.OpenTree(TreeNames.DeadLetters);
+        if (tree == null)
+        {
+            return false;
+        }
+
+        var cursor = tree.CreateCursor();
+        return cursor.First() && DeadLetterRecord.Read(cursor.Value).StoredTicks <= cutoffTicks;
     }
 
     /// <summary>Counters of the store and of each collection, and the size of its files on disk.</summary>
