@@ -1,5 +1,6 @@
 using Ingest.Indexing.Runtime;
 using Ingest.Server.Batching;
+using Ingest.Server.Cluster;
 using Ingest.Server.Documents;
 using Ingest.Server.Etl;
 using Ingest.Server.Expiration;
@@ -43,6 +44,7 @@ public static class IngestHost
         var configuration = builder.Configuration;
         builder.Services.AddValidatedSettings<BatchingOptions>(configuration.GetSection(BatchingOptions.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<DocumentCompressionOptions>(configuration.GetSection(DocumentCompressionOptions.SectionName), static o => o.Validate());
+        builder.Services.AddValidatedSettings<ClusterOptions>(configuration.GetSection(ClusterOptions.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<SourcesOptions>(configuration.GetSection(SourcesOptions.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<HttpOptions>(configuration.GetSection(HttpOptions.SectionName), static o => o.Validate());
         builder.Services.AddValidatedSettings<IndexingOptions>(configuration.GetSection(IndexingSettings.SectionName), IndexingSettings.Validate);
