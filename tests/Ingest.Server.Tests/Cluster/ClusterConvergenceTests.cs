@@ -15,7 +15,8 @@ namespace Ingest.Server.Tests.Cluster;
 
 /// <summary>
 /// Three real server processes in cluster mode on one Kafka broker: Kafka and RabbitMQ ingestion and HTTP
-/// writes on every node while nodes are SIGKILLed and restarted at seeded moments. At the end every node holds
+/// writes on every node while nodes are SIGKILLed and restarted at seeded moments (once with its data directory
+/// deleted, so it rebuilds from the log). At the end every node holds
 /// exactly the model of what was published and written (nothing lost, nothing applied twice), every node's
 /// digest of every collection is the same, and the ETL tasks' downstream copies end at each document's last
 /// version, with duplicates carrying the same CloudEvents id as their first copy.
@@ -112,6 +113,13 @@ public sealed class ClusterConvergenceTests(BrokerFixture brokers, ITestOutputHe
             var node = _nodes[random.Next(Nodes)];
             node.Kill();
             output.WriteLine($"kill {kill}: {node.Name}; {model.Describe()}");
+            if (kill == Kills / 2)
+            {
+                // A lost disk: the node must rebuild everything from the topics (nothing has expired from them).
+                node.DeleteData();
+                output.WriteLine($"  {node.Name}'s data directory deleted");
+            }
+
             await Task.Delay(random.Next(0, 1_500));
             node.Start();
         }
