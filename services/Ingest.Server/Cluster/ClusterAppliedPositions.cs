@@ -102,7 +102,7 @@ internal sealed class ClusterAppliedPositions
             }
             catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
             {
-                throw new TimeoutException(
+                throw new ClusterApplyTimeoutException(
                     $"This node has not applied cluster position {position} within {timeout} (it has applied partition {position.Partition} up to offset {NextOf(position.Partition)}).");
             }
         }

@@ -74,8 +74,7 @@ internal sealed partial class ClusterRecordApplier(
             // The version to compare with is the one every write before this record left: make those durable first.
             // Conditional writes are rare, so the pause in batching is worth its exactness.
             WaitForDurable(consumer);
-            var current = DocumentVersionIdentity.Of(store.Get(id));
-            if (!string.Equals(current, expected, StringComparison.Ordinal))
+            if (!DocumentVersionIdentity.Matches(store.Get(id), expected))
             {
                 LogConditionFailed(logger, id, clusterPosition.ToString());
                 RecordFailure(clusterPosition, $"the document '{id}' has changed since the version If-Match named");

@@ -19,6 +19,13 @@ internal static class DocumentVersionIdentity
     /// <summary>The identity of "no live version".</summary>
     public const string Absent = "-";
 
+    /// <summary>The identity <c>If-Match: *</c> stands for: any live version.</summary>
+    public const string AnyLive = "*";
+
+    /// <summary>Whether <paramref name="document"/> (the current version, null when none) is the version <paramref name="expected"/> names.</summary>
+    public static bool Matches(Document? document, string expected) =>
+        expected == AnyLive ? document is { IsDeleted: false } : string.Equals(Of(document), expected, StringComparison.Ordinal);
+
     public static string Of(Document? document)
     {
         if (document is null || document.IsDeleted)
