@@ -36,6 +36,7 @@ internal sealed partial class ClusterApplier : IBatchAcknowledger, IAsyncDisposa
     private readonly KafkaReset _reset;
     private readonly ClusterRecordApplier _records;
     private KafkaConsumeLoop? _loop;
+    private int _disposed;
 
     public ClusterApplier(
         ClusterOptions options, DocumentStore store, BatchingOptions batching, ClusterAppliedPositions applied, ClusterOutcomes outcomes,
@@ -118,6 +119,11 @@ internal sealed partial class ClusterApplier : IBatchAcknowledger, IAsyncDisposa
 
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
         await _shutdown.AbandonAsync().ConfigureAwait(false);
         var finished = true;
         if (_loop is not null)

@@ -4,11 +4,11 @@ namespace Ingest.Server.Cluster;
 
 /// <summary>
 /// Cluster mode for the life of the host: at start, the topics (created or checked), the applied positions loaded from
-/// the store, then the applier; at stop, the producer's queue sent and the applier drained.
+/// the store, then the applier; at stop, the producer's queue sent and the applier drained. The container disposes both.
 /// </summary>
 internal sealed partial class ClusterService(
     ClusterOptions options, ClusterTopics topics, ClusterAppliedPositions applied, ClusterApplier applier, KafkaClusterLog log, DocumentStore store,
-    ILogger<ClusterService> logger) : IHostedService, IAsyncDisposable
+    ILogger<ClusterService> logger) : IHostedService
 {
     public async Task StartAsync(CancellationToken cancellationToken)
     {
@@ -22,12 +22,6 @@ internal sealed partial class ClusterService(
     {
         log.Flush(TimeSpan.FromSeconds(5));
         await applier.StopAsync(cancellationToken).ConfigureAwait(false);
-    }
-
-    public async ValueTask DisposeAsync()
-    {
-        await applier.DisposeAsync().ConfigureAwait(false);
-        log.Dispose();
     }
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Cluster: node '{Node}' applies '{Topic}' ({Partitions} partitions)")]
