@@ -34,6 +34,8 @@ internal static class ClusterServiceCollectionExtensions
             provider.GetRequiredService<IOptions<SourcesOptions>>().Value,
             provider.GetRequiredService<ILoggerFactory>(),
             provider.GetRequiredService<TimeProvider>()));
+        services.AddSingleton<Indexes.IndexClusterHandler>();
+        services.AddSingleton<IClusterRecordHandler>(static provider => provider.GetRequiredService<Indexes.IndexClusterHandler>());
         services.AddSingleton<ClusterService>();
         services.AddHostedService(static provider => provider.GetRequiredService<ClusterService>());
         return services;

@@ -126,6 +126,21 @@ public sealed class ClusterWriteTests(BrokerFixture brokers)
         Assert.Equal(HttpStatusCode.OK, (await cluster.B.Client.GetAsync($"/docs/x?after={position},{position}&after={position}")).StatusCode);
     }
 
+    [Fact]
+    public async Task An_index_defined_on_one_node_appears_on_the_other()
+    {
+        await using var cluster = await TwoNodes.StartAsync(brokers);
+        var put = await cluster.A.Client.PutAsync("/indexes/orders-by-total", Json("""{"name":"orders-by-total","collections":["Orders"],"fields":[{"name":"Customer","path":"customer","type":"keyword"}]}"""));
+        var text = await put.Content.ReadAsStringAsync();
+        Assert.True(put.StatusCode == HttpStatusCode.Created, text);
+        var position = Position(put);
+        Assert.Equal(HttpStatusCode.OK, (await cluster.B.Client.GetAsync($"/indexes/orders-by-total?after={position}")).StatusCode);
+
+        var delete = await cluster.A.Client.DeleteAsync("/indexes/orders-by-total");
+        Assert.Equal(HttpStatusCode.NoContent, delete.StatusCode);
+        Assert.Equal(HttpStatusCode.NotFound, (await cluster.B.Client.GetAsync($"/indexes/orders-by-total?after={Position(delete)}")).StatusCode);
+    }
+
     private static StringContent Json(string json) => new(json, Encoding.UTF8, "application/json");
 
     private static string Position(HttpResponseMessage response) => response.Headers.GetValues(ClusterWrites.PositionHeader).Single();
