@@ -66,13 +66,10 @@ internal static class ClusterDocumentWrites
             return ApiProblems.BadRequest("Invalid document id", ex.Message);
         }
 
+        // Produced even when this node has no such document: it may trail the log, and a put another node took
+        // must not outlive a delete that was answered. The answer is 404 when this node had none before.
         var existing = store.Get(id);
-        if (existing is null || existing.IsDeleted)
-        {
-            // As in single mode a delete of what does not exist changes nothing: nothing is produced either.
-            return ApiProblems.NotFound("Document not found", $"There is no document with id '{ApiProblems.Shorten(id)}'.");
-        }
-
+        var existed = existing is { IsDeleted: false };
         if (!TryExpectedVersion(context, id, existing, out var expected, out var precondition))
         {
             return precondition;
@@ -81,7 +78,14 @@ internal static class ClusterDocumentWrites
         var headers = new List<KeyValuePair<string, byte[]>>();
         AddExpected(headers, expected);
         var result = await ClusterWrites.AppendAndApplyAsync(context, new ClusterRecord("doc", id, ReadOnlyMemory<byte>.Empty, headers)).ConfigureAwait(false);
-        return result.Failure is { } failure ? PreconditionFailed(id, failure) : TypedResults.NoContent();
+        if (result.Failure is { } failure)
+        {
+            return PreconditionFailed(id, failure);
+        }
+
+        return existed
+            ? TypedResults.NoContent()
+            : ApiProblems.NotFound("Document not found", $"There was no document with id '{ApiProblems.Shorten(id)}' on this node; the delete went through the log all the same.");
     }
 
     // The identity of the version If-Match names (null without If-Match); false with a 412 when it is not the current one here.
