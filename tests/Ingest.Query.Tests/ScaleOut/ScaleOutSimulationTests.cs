@@ -186,7 +186,7 @@ public sealed class ScaleOutSimulationTests
         }
         while (token != null);
 
-        return CompareDocuments(new DocumentOrder(query), full.Rows, 0, int.MaxValue, rows, ids);
+        return CompareDocuments(new DocumentOrder(query), full.Rows, 0, int.MaxValue, rows, ids) is { } problem ? $"all {pages} pages together: {problem}" : null;
     }
 
     /// <summary>
