@@ -3,6 +3,7 @@ using System.Text;
 using System.Text.Json.Nodes;
 using Ingest.Query.Syntax;
 using Ingest.Query.Tests.Execution;
+using Xunit.Abstractions;
 
 namespace Ingest.Query.Tests.ScaleOut;
 
@@ -13,7 +14,7 @@ namespace Ingest.Query.Tests.ScaleOut;
 /// and compared with one node holding every document. The seed is fixed (27) so a run is deterministic;
 /// INGEST_TEST_SEED tries another.
 /// </summary>
-public sealed class ScaleOutSimulationTests
+public sealed class ScaleOutSimulationTests(ITestOutputHelper output)
 {
     private const int Partitions = 12;
     private const int DocumentCount = 2_000;
@@ -42,15 +43,16 @@ public sealed class ScaleOutSimulationTests
 
             var gather = new ScatterGather(shards);
             var generator = new ScaleOutQueryGenerator(random);
-            var (refused, kinds) = (0, new Dictionary<string, int>());
+            var (refused, selective, kinds) = (0, 0, new Dictionary<string, int>());
             for (var i = 0; i < QueryCount * TestSeed.Scale; i++)
             {
                 var (query, paged) = generator.Next();
                 var text = QueryFormatter.Format(query);
                 string? problem;
+                long total;
                 try
                 {
-                    problem = paged ? await ComparePagingAsync(single, gather, query) : await CompareAsync(single, gather, query);
+                    (problem, total) = paged ? await ComparePagingAsync(single, gather, query) : await CompareAsync(single, gather, query);
                 }
                 catch (QueryException ex) when (ex.Message.Contains("buckets", StringComparison.Ordinal))
                 {
@@ -61,9 +63,13 @@ public sealed class ScaleOutSimulationTests
                 Assert.True(problem == null, $"seed {seed} (INGEST_TEST_SEED), {shardCount} shards, query {i}: {text}{Environment.NewLine}{problem}");
                 var kind = paged ? "paged" : query.Select.Any(x => x is FacetSelect) ? "facets" : query.GroupBy.Count > 0 ? "groups" : query.Select.Any(x => x is AggregateSelect) ? "aggregates" : "documents";
                 kinds[kind] = kinds.GetValueOrDefault(kind) + 1;
+                selective += kind is "documents" or "paged" && total > 0 && total < documents.Count ? 1 : 0;
             }
 
+            output.WriteLine($"{shardCount} shards: {string.Join(", ", kinds.Select(k => $"{k.Value} {k.Key}"))} queries ({selective} document queries matching some but not all), {refused} refused; {gather.ShardQueries} shard queries, {gather.TokenQueries} of them for a token after part of a page");
+
             Assert.True(refused < QueryCount / 10, $"{refused} queries were refused");
+            Assert.True(selective > (kinds["documents"] + kinds["paged"]) / 3, $"only {selective} document queries matched some but not all documents");
             Assert.True(kinds.Count == 5 && kinds.Values.All(n => n >= 10), $"query kinds too few: {string.Join(", ", kinds.Select(k => $"{k.Key} {k.Value}"))}");
             Assert.True(shards.All(h => h.Store.LastEtag > 0), "a shard holds no documents");
         }
@@ -109,7 +115,7 @@ public sealed class ScaleOutSimulationTests
     }
 
     /// <summary>Null when the merged answer equals the single node's, else the first difference.</summary>
-    private static async Task<string?> CompareAsync(QueryHost single, ScatterGather gather, ParsedQuery query)
+    private static async Task<(string? Problem, long Total)> CompareAsync(QueryHost single, ScatterGather gather, ParsedQuery query)
     {
         if (query.GroupBy.Count > 0 || query.Select.Any(x => x is AggregateSelect or FacetSelect))
         {
@@ -118,45 +124,40 @@ public sealed class ScaleOutSimulationTests
             var rows = expected.Rows.Select(r => JsonNode.Parse(r.GetRawText())!.AsObject()).ToList();
             if (merged.Total != expected.Total)
             {
-                return $"totalResults: merged {merged.Total}, single node {expected.Total}";
+                return ($"totalResults: merged {merged.Total}, single node {expected.Total}", expected.Total);
             }
 
             for (var i = 0; i < Math.Max(rows.Count, merged.Rows.Count); i++)
             {
                 if (i >= rows.Count || i >= merged.Rows.Count || !Equivalent(merged.Rows[i], rows[i]))
                 {
-                    return $"row {i}: merged {merged.Rows.ElementAtOrDefault(i)?.ToJsonString() ?? "(none)"}, single node {rows.ElementAtOrDefault(i)?.ToJsonString() ?? "(none)"}"
-                        + $"{Environment.NewLine}  merged:      {Show(merged.Rows)}{Environment.NewLine}  single node: {Show(rows)}";
+                    return ($"row {i}: merged {merged.Rows.ElementAtOrDefault(i)?.ToJsonString() ?? "(none)"}, single node {rows.ElementAtOrDefault(i)?.ToJsonString() ?? "(none)"}"
+                        + $"{Environment.NewLine}  merged:      {Show(merged.Rows)}{Environment.NewLine}  single node: {Show(rows)}", expected.Total);
                 }
             }
 
-            return null;
+            return (null, expected.Total);
         }
 
         var page = await gather.QueryAsync(query);
         var full = await FullAsync(single, query);
-        if (full.Problem != null)
+        if (full.Problem != null || page.Total != full.Total)
         {
-            return full.Problem;
-        }
-
-        if (page.Total != full.Total)
-        {
-            return $"totalResults: merged {page.Total}, single node {full.Total}";
+            return (full.Problem ?? $"totalResults: merged {page.Total}, single node {full.Total}", full.Total);
         }
 
         var offset = query.Offset is NumberValue o ? (int)o.Value : 0;
         var limit = query.Limit is NumberValue l ? (int)l.Value : int.MaxValue;
-        return CompareDocuments(new DocumentOrder(query), full.Rows, offset, limit, page.Rows, page.Ids!);
+        return (CompareDocuments(new DocumentOrder(query), full.Rows, offset, limit, page.Rows, page.Ids!), full.Total);
     }
 
     /// <summary>Reads every page of the merged answer with its continuation tokens: together, the single node's whole answer, each page full but the last.</summary>
-    private static async Task<string?> ComparePagingAsync(QueryHost single, ScatterGather gather, ParsedQuery query)
+    private static async Task<(string? Problem, long Total)> ComparePagingAsync(QueryHost single, ScatterGather gather, ParsedQuery query)
     {
         var full = await FullAsync(single, query);
         if (full.Problem != null)
         {
-            return full.Problem;
+            return (full.Problem, full.Total);
         }
 
         var limit = (int)((NumberValue)query.Limit!).Value;
@@ -168,12 +169,12 @@ public sealed class ScaleOutSimulationTests
             var page = await gather.QueryAsync(query, token);
             if (pages == 0 && page.Total != full.Total)
             {
-                return $"totalResults: merged {page.Total}, single node {full.Total}";
+                return ($"totalResults: merged {page.Total}, single node {full.Total}", full.Total);
             }
 
             if (page.Rows.Count > limit || (page.Rows.Count < limit && page.Continuation != null && page.Rows.Count != 0))
             {
-                return $"page {pages} has {page.Rows.Count} rows of {limit} and a continuation";
+                return ($"page {pages} has {page.Rows.Count} rows of {limit} and a continuation", full.Total);
             }
 
             rows.AddRange(page.Rows);
@@ -181,12 +182,12 @@ public sealed class ScaleOutSimulationTests
             token = page.Continuation;
             if (++pages > MaxPages)
             {
-                return $"paging did not end after {MaxPages} pages";
+                return ($"paging did not end after {MaxPages} pages", full.Total);
             }
         }
         while (token != null);
 
-        return CompareDocuments(new DocumentOrder(query), full.Rows, 0, int.MaxValue, rows, ids) is { } problem ? $"all {pages} pages together: {problem}" : null;
+        return (CompareDocuments(new DocumentOrder(query), full.Rows, 0, int.MaxValue, rows, ids) is { } problem ? $"all {pages} pages together: {problem}" : null, full.Total);
     }
 
     /// <summary>

@@ -21,6 +21,9 @@ internal sealed class ScatterGather
     /// <summary>Shard queries sent so far (each a round trip in a real cluster).</summary>
     public int ShardQueries { get; private set; }
 
+    /// <summary>Of those, the ones asked only for the token after part of a shard's page.</summary>
+    public int TokenQueries { get; private set; }
+
     public Task<MergedPage> QueryAsync(ParsedQuery query, string? continuation = null) =>
         query.Select.Any(s => s is FacetSelect) ? FacetsAsync(query)
         : query.GroupBy.Count > 0 || query.Select.Any(s => s is AggregateSelect) ? GroupsAsync(query)
@@ -103,6 +106,7 @@ internal sealed class ScatterGather
             {
                 var exact = await _shards[s].QueryAsync(QueryFormatter.Format(order.ShardQuery(taken[s])), continuation: state.Tokens[s]);
                 ShardQueries++;
+                TokenQueries++;
                 token = exact.Continuation;
             }
 
