@@ -56,7 +56,10 @@ public sealed class ScaleOutSimulationTests(ITestOutputHelper output)
                 }
                 catch (QueryException ex) when (ex.Message.Contains("buckets", StringComparison.Ordinal))
                 {
-                    refused++; // too many time() buckets: refused by the single node and by the merge alike
+                    // Too many time() buckets over the single node's matched range (none with seed 27's intervals). A
+                    // shard's range is within it, so no shard refuses what the single node answers; the merger does not
+                    // check the cap over the merged range, which a real coordinator must (docs/scale-out.md).
+                    refused++;
                     continue;
                 }
 
@@ -69,7 +72,7 @@ public sealed class ScaleOutSimulationTests(ITestOutputHelper output)
             output.WriteLine($"{shardCount} shards: {string.Join(", ", kinds.Select(k => $"{k.Value} {k.Key}"))} queries ({selective} document queries matching some but not all), {refused} refused; {gather.ShardQueries} shard queries, {gather.TokenQueries} of them for a token after part of a page");
 
             Assert.True(refused < QueryCount / 10, $"{refused} queries were refused");
-            Assert.True(selective > (kinds["documents"] + kinds["paged"]) / 3, $"only {selective} document queries matched some but not all documents");
+            Assert.True(selective > (kinds.GetValueOrDefault("documents") + kinds.GetValueOrDefault("paged")) / 3, $"only {selective} document queries matched some but not all documents");
             Assert.True(kinds.Count == 5 && kinds.Values.All(n => n >= 10), $"query kinds too few: {string.Join(", ", kinds.Select(k => $"{k.Key} {k.Value}"))}");
             Assert.True(shards.All(h => h.Store.LastEtag > 0), "a shard holds no documents");
         }
