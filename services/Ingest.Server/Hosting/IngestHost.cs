@@ -62,6 +62,7 @@ public static class IngestHost
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddEtl(builder.Configuration);
+        builder.Services.AddClusterMap();
         builder.Services.AddExpiration(builder.Configuration);
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
@@ -87,6 +88,7 @@ public static class IngestHost
         app.MapEtlEndpoints();
         app.MapExpirationEndpoints();
         app.MapMetricsEndpoint();
+        app.MapClusterEndpoints();
         return app;
     }
 
