@@ -167,7 +167,13 @@ internal sealed class ClusterMap(IOptions<ClusterOptions> clusterOptions, IOptio
                 var (kind, source, name) = matched[group.GroupId];
                 if (kind == "owner")
                 {
-                    owners.Add(Owner(name, group));
+                    // Several clusters may share a Kafka cluster: an election counts when it is over this cluster's lease topic.
+                    if (Owner(name, group) is not { } owner)
+                    {
+                        continue;
+                    }
+
+                    owners.Add(owner);
                     foreach (var member in group.Members)
                     {
                         if (NodeIdentity.NodeOf(member.ClientId) is { } memberNode)
@@ -179,7 +185,13 @@ internal sealed class ClusterMap(IOptions<ClusterOptions> clusterOptions, IOptio
                     continue;
                 }
 
-                var partitions = await PositionsAsync(admin, group.GroupId).ConfigureAwait(false);
+                var partitions = await PositionsAsync(admin, group.GroupId, kind == "cluster" ? _cluster.Topic : null).ConfigureAwait(false);
+                if (kind == "cluster" && partitions.Length == 0 && !Holds(group, _cluster.Topic))
+                {
+                    // Another cluster's applier (same node name, another cluster topic on these brokers).
+                    continue;
+                }
+
                 var members = group.Members.Select(static m => m.ClientId).Order(StringComparer.Ordinal).ToArray();
                 var groups = NodeOf(nodes, name);
                 groups.Groups.Add(new ClusterGroupEntry(group.GroupId, kind, source, members.Length > 0, members, partitions));
@@ -192,7 +204,9 @@ internal sealed class ClusterMap(IOptions<ClusterOptions> clusterOptions, IOptio
         }
     }
 
-    private ClusterOwnerEntry Owner(string task, ConsumerGroupDescription group)
+    // The member assigned the lease partition; null when no member holds this cluster's lease topic (another
+    // cluster's election, or none settled yet).
+    private ClusterOwnerEntry? Owner(string task, ConsumerGroupDescription group)
     {
         foreach (var member in group.Members)
         {
@@ -205,11 +219,27 @@ internal sealed class ClusterMap(IOptions<ClusterOptions> clusterOptions, IOptio
             }
         }
 
-        return new ClusterOwnerEntry(task, group.GroupId, null, null);
+        return null;
+    }
+
+    private static bool Holds(ConsumerGroupDescription group, string topic)
+    {
+        foreach (var member in group.Members)
+        {
+            foreach (var tp in member.Assignment?.TopicPartitions ?? [])
+            {
+                if (tp.Topic == topic)
+                {
+                    return true;
+                }
+            }
+        }
+
+        return false;
     }
 
     // The group's committed offsets (librdkafka answers one group per request) against the partitions' ends.
-    private static async Task<PartitionStatsEntry[]> PositionsAsync(IAdminClient admin, string group)
+    private static async Task<PartitionStatsEntry[]> PositionsAsync(IAdminClient admin, string group, string? onlyTopic)
     {
         var committed = await admin.ListConsumerGroupOffsetsAsync(
             [new ConsumerGroupTopicPartitions(group, null)], new ListConsumerGroupOffsetsOptions { RequestTimeout = AdminTimeout }).ConfigureAwait(false);
@@ -218,7 +248,7 @@ internal sealed class ClusterMap(IOptions<ClusterOptions> clusterOptions, IOptio
         {
             foreach (var partition in result.Partitions)
             {
-                if (!partition.Error.IsError && partition.Offset.Value >= 0)
+                if (!partition.Error.IsError && partition.Offset.Value >= 0 && (onlyTopic is null || partition.Topic == onlyTopic))
                 {
                     offsets.Add(partition);
                 }

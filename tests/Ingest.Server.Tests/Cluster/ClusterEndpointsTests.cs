@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Confluent.Kafka;
 using Ingest.Contracts.Http;
 using Ingest.Documents;
 using Ingest.Server.Tests.Hosting;
@@ -50,7 +51,8 @@ public sealed class ClusterEndpointsTests(BrokerFixture brokers)
                 async () =>
                 {
                     map = await ClusterAsync(one);
-                    return map.Nodes.Count >= 2 && map.Nodes.Take(2).All(static n => n.Groups.Any(static g => g.Partitions.Count == 3 && g.Partitions.All(static p => p.Lag == 0)));
+                    return map.Nodes.Where(n => n.Node == first || n.Node == second)
+                    .Count(static n => n.Groups.Any(static g => g.Partitions.Count == 3 && g.Partitions.All(static p => p.Lag == 0))) == 2;
                 },
                 Patience, "both nodes in /cluster, caught up");
             Assert.Equal("cluster", map!.Mode);
@@ -81,6 +83,61 @@ public sealed class ClusterEndpointsTests(BrokerFixture brokers)
             {
                 await two.DisposeAsync();
             }
+        }
+    }
+
+    [Fact]
+    public async Task The_owner_of_a_task_is_the_member_of_its_owner_group_assigned_the_lease_partition()
+    {
+        var kafka = (await brokers.GetKafkaAsync()).BootstrapServers;
+        var leases = NewName("leases");
+        await CreateTopicAsync(kafka, leases, 1);
+        var node = NewName("n1");
+        var owner = NewName("n2");
+        var task = $"etl.{NewName("audit")}";
+        using var directory = new TestDirectory();
+        await using var server = await RunningServer.StartAsync(
+            directory.Path, $"--Ingest:Cluster:Node={node}", $"--Ingest:Cluster:BootstrapServers={kafka}", $"--Ingest:Cluster:LeaseTopic={leases}");
+
+        // Another node's election, as Kafka's group protocol runs it: one member, assigned the lease partition.
+        using var stop = new CancellationTokenSource();
+        var assigned = new TaskCompletionSource();
+        var electing = Task.Factory.StartNew(
+            () =>
+            {
+                using var consumer = new ConsumerBuilder<Ignore, Ignore>(new ConsumerConfig
+                {
+                    BootstrapServers = kafka,
+                    GroupId = $"ingest-owner.{task}",
+                    ClientId = $"ingest-{owner}",
+                }).SetPartitionsAssignedHandler((_, partitions) => { if (partitions.Count > 0) { assigned.TrySetResult(); } }).Build();
+                consumer.Subscribe(leases);
+                while (!stop.IsCancellationRequested)
+                {
+                    consumer.Consume(TimeSpan.FromMilliseconds(100));
+                }
+
+                consumer.Close();
+            },
+            TaskCreationOptions.LongRunning);
+        try
+        {
+            await assigned.Task.WaitAsync(Patience);
+            ClusterOwnerEntry? found = null;
+            await WaitUntilAsync(
+                async () => (found = (await ClusterAsync(server)).Owners.FirstOrDefault(o => o.Task == task)) is { Node: not null },
+                Patience, "the task's owner in /cluster");
+            Assert.Equal(owner, found!.Node);
+            Assert.Equal($"ingest-{owner}", found.ClientId);
+            Assert.Equal($"ingest-owner.{task}", found.Group);
+            var map = await ClusterAsync(server);
+            Assert.Equal(node, map.Nodes[0].Node);
+            Assert.True(Assert.Single(map.Nodes, n => n.Node == owner).Alive);
+        }
+        finally
+        {
+            await stop.CancelAsync();
+            await electing;
         }
     }
 
