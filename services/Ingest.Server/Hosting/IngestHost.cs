@@ -63,6 +63,7 @@ public static class IngestHost
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddEtl(builder.Configuration);
         builder.Services.AddCluster(builder.Configuration);
+        builder.Services.AddClusterMap();
         builder.Services.AddExpiration(builder.Configuration);
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
@@ -88,6 +89,7 @@ public static class IngestHost
         app.MapEtlEndpoints();
         app.MapExpirationEndpoints();
         app.MapMetricsEndpoint();
+        app.MapClusterEndpoints();
         return app;
     }
 

@@ -15,6 +15,7 @@ internal static class ScopedEndpoints
         ("GET", "/metrics", "/metrics", ApiScopes.None),
         ("GET", "/health", "/health", ApiScopes.Read),
         ("GET", "/stats", "/stats", ApiScopes.Read),
+        ("GET", "/cluster", "/cluster", ApiScopes.Read),
         ("GET", "/docs", "/docs?collection=Orders", ApiScopes.Read),
         ("GET", "/docs/{**id}", "/docs/orders/1", ApiScopes.Read),
         ("PUT", "/docs/{**id}", "/docs/orders/1", ApiScopes.Write),
