@@ -117,6 +117,46 @@ public sealed class DocumentReader : IDisposable
         return new CollectionEnumerator(this, etags, _byEtag, afterEtag);
     }
 
+    /// <summary>
+    /// The live documents of a collection (any casing of its name) in id order, whatever order they were written in:
+    /// what a digest that must match across stores walks. Reads the whole id index once.
+    /// </summary>
+    public CollectionByIdEnumerator GetCollectionById(string collection)
+    {
+        ArgumentNullException.ThrowIfNull(collection);
+        OpenTrees();
+        var etags = collection.Length == 0 ? null : _tx.OpenFixedSizeTree(TreeNames.CollectionPrefix + IdKey.FoldToString(collection));
+        return new CollectionByIdEnumerator(this, _ids, etags, _byEtag);
+    }
+
+    /// <summary>Whether a collection (any casing of its name) was ever written to (it may hold no documents now).</summary>
+    public bool CollectionExists(string collection)
+    {
+        ArgumentNullException.ThrowIfNull(collection);
+        ThrowIfDisposed();
+        return collection.Length > 0 && _tx.OpenFixedSizeTree(TreeNames.CollectionPrefix + IdKey.FoldToString(collection)) != null;
+    }
+
+    /// <summary>The stored positions of every source, by source name and partition.</summary>
+    public IReadOnlyList<StoredSourcePosition> GetSourcePositions()
+    {
+        var result = new List<StoredSourcePosition>();
+        var sources = _tx.OpenTree(TreeNames.Sources);
+        if (sources == null)
+        {
+            return result;
+        }
+
+        var cursor = sources.CreateCursor();
+        for (var ok = cursor.First(); ok; ok = cursor.MoveNext())
+        {
+            var key = cursor.Key;
+            result.Add(ToPosition(Encoding.UTF8.GetString(key[..^5]), SourcePositionRecord.ReadPartition(key), cursor.Value));
+        }
+
+        return result;
+    }
+
     /// <summary>The stored position of one source partition.</summary>
     public StoredSourcePosition? GetSourcePosition(string source, int partition)
     {

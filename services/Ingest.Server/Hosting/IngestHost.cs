@@ -86,6 +86,7 @@ public static class IngestHost
         app.MapGrafanaEndpoints();
         app.MapEtlEndpoints();
         app.MapExpirationEndpoints();
+        app.MapClusterDigestEndpoints();
         app.MapMetricsEndpoint();
         return app;
     }
