@@ -87,7 +87,9 @@ public sealed class LogPositionTests
         }
 
         using var reader = store.BeginRead();
-        Assert.True(reader.VerifyDocuments().CompressedDocuments > 50, "the documents should be stored compressed");
+        var report = reader.VerifyDocuments();
+        Assert.True(report.CompressedDocuments > 50, "the documents should be stored compressed");
+        Assert.True(report.IsClean, string.Join("; ", report.Problems));
         var combinations = new HashSet<DocumentFlags>();
         for (var i = 0; i < 150; i++)
         {
