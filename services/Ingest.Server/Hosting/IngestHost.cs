@@ -88,6 +88,7 @@ public static class IngestHost
         app.MapGrafanaEndpoints();
         app.MapEtlEndpoints();
         app.MapExpirationEndpoints();
+        app.MapClusterDigestEndpoints();
         app.MapMetricsEndpoint();
         app.MapClusterEndpoints();
         return app;

@@ -43,6 +43,7 @@ internal static class ScopedEndpoints
         ("GET", "/expiration", "/expiration", ApiScopes.Read),
         ("PUT", "/expiration/collections/{name}", "/expiration/collections/Orders", ApiScopes.Admin),
         ("DELETE", "/expiration/collections/{name}", "/expiration/collections/Orders", ApiScopes.Admin),
+        ("GET", "/cluster/digest", "/cluster/digest?collection=Orders", ApiScopes.Read),
         ("GET", "/grafana/", "/grafana", ApiScopes.Read),
         ("POST", "/grafana/query", "/grafana/query", ApiScopes.Read),
         ("POST", "/grafana/variable", "/grafana/variable", ApiScopes.Read),
