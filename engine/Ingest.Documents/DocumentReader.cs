@@ -23,7 +23,9 @@ public sealed class DocumentReader : IDisposable
 {
     private readonly ReadTransaction _tx;
     private readonly DecompressorPool _decompressors;
+    private readonly TopicNames _topicNames;
     private BodyDecoder? _decoder;
+    private Tree? _topics;
     private Tree? _dictionaries;
     private Tree? _ids;
     private Tree? _byEtag;
@@ -31,10 +33,11 @@ public sealed class DocumentReader : IDisposable
     private bool _treesOpened;
     private bool _disposed;
 
-    internal DocumentReader(ReadTransaction tx, DecompressorPool decompressors)
+    internal DocumentReader(ReadTransaction tx, DecompressorPool decompressors, TopicNames topicNames)
     {
         _tx = tx;
         _decompressors = decompressors;
+        _topicNames = topicNames;
         NowTicks = DateTime.UtcNow.Ticks;
     }
 
@@ -298,6 +301,15 @@ public sealed class DocumentReader : IDisposable
         _dictionaries ??= _tx.OpenTree(TreeNames.Dictionaries);
         _decoder ??= new BodyDecoder(_decompressors);
         return _decoder.Decode(etag, stored, _dictionaries);
+    }
+
+    /// <summary>The log position stored in a record's position bytes (<see cref="DocumentRecord.Position"/>).</summary>
+    internal LogPosition ReadPosition(ReadOnlySpan<byte> position)
+    {
+        ThrowIfDisposed();
+        var (topic, partition, offset) = DocumentRecord.ReadPosition(position);
+        _topics ??= _tx.OpenTree(TreeNames.Topics);
+        return new LogPosition(_topicNames.NameOf(topic, _topics), partition, offset);
     }
 
     private StoreStateRecord ReadState() => Writing.TransactionWriter.ReadState(_tx.OpenFixedSizeTree(TreeNames.State));
