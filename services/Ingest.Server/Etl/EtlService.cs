@@ -203,6 +203,9 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
             // Progress never moves back in the store, so the consumer is registered anew at the etag.
             await _store.UnregisterConsumerAsync(task.ConsumerName).ConfigureAwait(false);
             await _store.RegisterConsumerAsync(task.ConsumerName, afterEtag).ConfigureAwait(false);
+
+            // Cluster mode: what the owners recorded as sent would be skipped again; the reset forgets it on this node.
+            _clusterProgress.Remove(name);
             await StartTaskAsync(task.Definition).ConfigureAwait(false);
             LogReset(name, afterEtag);
             return EtlAdminOutcome.Done;
