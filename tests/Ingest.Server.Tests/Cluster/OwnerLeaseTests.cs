@@ -68,6 +68,19 @@ public sealed class OwnerLeaseTests(BrokerFixture brokers)
     }
 
     [Fact]
+    public async Task A_lease_topic_with_more_than_one_partition_is_refused_with_the_setting_named()
+    {
+        var kafka = await brokers.GetKafkaAsync();
+        var leaseTopic = KafkaTestKit.NewName("leases");
+        await KafkaTestKit.CreateTopicAsync(kafka.BootstrapServers, leaseTopic, 2);
+
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => LeaseTopic.EnsureAsync(Options("node-a", kafka.BootstrapServers, leaseTopic).Value, CancellationToken.None));
+
+        Assert.Contains("Ingest:Cluster:LeaseTopic", error.Message, StringComparison.Ordinal);
+        Assert.Contains("2 partitions", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void The_coordinator_counts_as_heard_from_only_while_the_group_is_up()
     {
         Assert.True(CoordinatorContact.IsGroupUp("""{"name":"x","cgrp":{"state":"up","join_state":"steady"}}"""));
