@@ -184,6 +184,17 @@ public sealed class DocumentStore : IDisposable
         }
     }
 
+    /// <summary>
+    /// Checks a batch as <see cref="WriteAsync"/> would, without writing it (throws <see cref="InvalidDocumentException"/>):
+    /// a cluster node checks an HTTP write before it produces it to the cluster topic.
+    /// </summary>
+    internal void Validate(WriteBatch batch)
+    {
+        ArgumentNullException.ThrowIfNull(batch);
+        ThrowIfDisposed();
+        _validator.Validate(batch);
+    }
+
     /// <summary>Validates and commits a batch, blocking until it is durable.</summary>
     public WriteResult Write(WriteBatch batch) => WriteAsync(batch).GetAwaiter().GetResult();
 

@@ -1,4 +1,5 @@
 using Ingest.Benchmarks.Budgets;
+using Ingest.Benchmarks.Cluster;
 using Ingest.Benchmarks.Documents;
 using Ingest.Benchmarks.Etl;
 using Ingest.Benchmarks.Indexing;
@@ -18,6 +19,7 @@ return args switch
     ["etl", .. var rest] => EtlCommand.Run(rest),
     ["queries", .. var rest] => QueriesCommand.Run(rest),
     ["lifecycle", .. var rest] => LifecycleCommand.Run(rest),
+    ["cluster", .. var rest] => ClusterCommand.Run(rest),
     ["micro", .. var rest] => MicroCommand.Run(rest),
     ["budgets", .. var rest] => BudgetsCommand.Run(rest),
     _ => PrintUsage(),
@@ -40,6 +42,8 @@ static int PrintUsage()
     Console.Error.WriteLine("      One query per shape over the generated orders, side by side with SQLite and Lucene.NET, at 1 and 2 threads.");
     Console.Error.WriteLine($"  {LifecycleCommand.Usage}");
     Console.Error.WriteLine("      Compression, expiration and disk footprint beside uncompressed storage, SQLite and one-by-one deletes.");
+    Console.Error.WriteLine($"  {ClusterCommand.Usage}");
+    Console.Error.WriteLine("      Three nodes in cluster mode against one in single mode: HTTP writes, Kafka ingestion, replication lag, ETL failover.");
     Console.Error.WriteLine($"  {MicroCommand.Usage}");
     Console.Error.WriteLine("      BenchmarkDotNet micro benchmarks of this assembly, e.g. micro --filter '*Lmdb*'.");
     Console.Error.WriteLine($"  {BudgetsCommand.Usage}");

@@ -1,6 +1,7 @@
 using Ingest.Contracts.Http;
 using Ingest.Contracts.Messages;
 using Ingest.Documents;
+using Ingest.Server.Cluster;
 using Ingest.Server.Hosting.Http;
 using Ingest.Server.Hosting.Http.Security;
 using Microsoft.Net.Http.Headers;
@@ -19,8 +20,8 @@ public static class DocumentEndpoints
     public static IEndpointRouteBuilder MapDocumentEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/docs", GetPage).RequireScope(ApiScopes.Read);
-        endpoints.MapGet("/docs/{**id}", GetDocument).RequireScope(ApiScopes.Read);
+        endpoints.MapGet("/docs", GetPage).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
+        endpoints.MapGet("/docs/{**id}", GetDocument).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
         endpoints.MapPut("/docs/{**id}", PutDocumentAsync).RequireScope(ApiScopes.Write);
         endpoints.MapDelete("/docs/{**id}", DeleteDocumentAsync).RequireScope(ApiScopes.Write);
         return endpoints;
@@ -114,6 +115,11 @@ public static class DocumentEndpoints
             collection = existing.Collection;
         }
 
+        if (ClusterWrites.LogOf(context) is not null)
+        {
+            return await ClusterDocumentWrites.PutAsync(context, store, documentId, collection, body, existing).ConfigureAwait(false);
+        }
+
         WriteResult result;
         try
         {
@@ -142,6 +148,11 @@ public static class DocumentEndpoints
         if (!DocumentIdPath.TryRead(context, out var documentId, out var problem))
         {
             return problem;
+        }
+
+        if (ClusterWrites.LogOf(context) is not null)
+        {
+            return await ClusterDocumentWrites.DeleteAsync(context, store, documentId).ConfigureAwait(false);
         }
 
         WriteResult result;

@@ -32,7 +32,8 @@ public static class GrafanaEndpoints
         var grafana = endpoints.MapGroup(BasePath).RequireScope(ApiScopes.Read);
         // One route answers both /grafana and /grafana/ (routing ignores a trailing slash; a second route would be ambiguous).
         grafana.MapGet("", Test);
-        grafana.MapPost("/query", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, body => source.QueryAsync(body, context.RequestAborted)));
+        grafana.MapPost("/query", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, body => source.QueryAsync(body, context.RequestAborted)))
+            .AddEndpointFilter(Cluster.AfterPositionFilter.Instance);
         grafana.MapPost("/variable", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, body => source.VariableAsync(body, context.RequestAborted)));
         grafana.MapPost("/metrics", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, _ => Task.FromResult(source.Metrics())));
         grafana.MapPost("/metric-payload-options", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, body => source.MetricPayloadOptionsAsync(body, context.RequestAborted)));

@@ -63,6 +63,7 @@ public static class IngestHost
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddEtl(builder.Configuration);
+        builder.Services.AddCluster(builder.Configuration);
         builder.Services.AddExpiration(builder.Configuration);
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();

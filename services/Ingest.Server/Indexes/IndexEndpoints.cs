@@ -2,6 +2,7 @@ using Ingest.Contracts.Http;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Runtime;
 using Ingest.Query;
+using Ingest.Server.Cluster;
 using Ingest.Server.Hosting.Http;
 using Ingest.Server.Hosting.Http.Security;
 using Ingest.Server.Indexes;
@@ -24,8 +25,8 @@ public static class IndexEndpoints
     public static IEndpointRouteBuilder MapIndexEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/indexes", GetIndexes).RequireScope(ApiScopes.Read);
-        endpoints.MapGet("/indexes/{**name}", GetIndex).RequireScope(ApiScopes.Read);
+        endpoints.MapGet("/indexes", GetIndexes).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
+        endpoints.MapGet("/indexes/{**name}", GetIndex).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
         endpoints.MapPut("/indexes/{**name}", PutIndexAsync).RequireScope(ApiScopes.Admin);
         endpoints.MapDelete("/indexes/{**name}", DeleteIndexAsync).RequireScope(ApiScopes.Admin);
         endpoints.MapPost("/indexes/{**name}", ResetIndexAsync).RequireScope(ApiScopes.Admin);
@@ -71,8 +72,24 @@ public static class IndexEndpoints
             return IndexProblems.InvalidDefinition(name, parsed.Errors);
         }
 
-        // An IndexDefinitionException is the same 400 as a parse error (ProblemExceptionHandler).
-        var outcome = await engine.Indexes.PutAsync(definition, context.RequestAborted).ConfigureAwait(false);
+        IndexPutOutcome outcome;
+        if (ClusterWrites.LogOf(context) is not null)
+        {
+            // Through the log: every node applies it (IndexClusterHandler); this one answers once it has.
+            var record = new ClusterRecord(IndexClusterHandler.RecordKind, name, body.Span.ToArray(), [new(IndexClusterHandler.Operation, "put"u8.ToArray())]);
+            var written = await ClusterWrites.AppendAndApplyAsync(context, record).ConfigureAwait(false);
+            if (written.Failure is { } failure)
+            {
+                return IndexProblems.InvalidDefinition(name, [new IndexDefinitionError(string.Empty, failure)]);
+            }
+
+            outcome = context.RequestServices.GetRequiredService<IndexClusterHandler>().TakeOutcome(written.Position) ?? IndexPutOutcome.Unchanged;
+        }
+        else
+        {
+            // An IndexDefinitionException is the same 400 as a parse error (ProblemExceptionHandler).
+            outcome = await engine.Indexes.PutAsync(definition, context.RequestAborted).ConfigureAwait(false);
+        }
 
         var status = outcome switch
         {
@@ -93,6 +110,18 @@ public static class IndexEndpoints
         if (!TryReadName(context, out var name, out var problem))
         {
             return problem;
+        }
+
+        if (ClusterWrites.LogOf(context) is not null)
+        {
+            if (engine.Indexes.GetStatus(name) is null)
+            {
+                return IndexProblems.NotFound(name);
+            }
+
+            var record = new ClusterRecord(IndexClusterHandler.RecordKind, name, ReadOnlyMemory<byte>.Empty, [new(IndexClusterHandler.Operation, "delete"u8.ToArray())]);
+            await ClusterWrites.AppendAndApplyAsync(context, record).ConfigureAwait(false);
+            return TypedResults.NoContent();
         }
 
         return await engine.Indexes.DeleteAsync(name, context.RequestAborted).ConfigureAwait(false)

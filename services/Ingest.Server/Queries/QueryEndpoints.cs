@@ -1,6 +1,7 @@
 using System.Text.Json;
 using Ingest.Query;
 using Ingest.Query.Syntax;
+using Ingest.Server.Cluster;
 using Ingest.Server.Hosting.Http;
 using Ingest.Server.Hosting.Http.Security;
 
@@ -28,9 +29,9 @@ public static partial class QueryEndpoints
     public static IEndpointRouteBuilder MapQueryEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/queries", GetQueryAsync).RequireScope(ApiScopes.Read);
-        endpoints.MapPost("/queries", PostQueryAsync).RequireScope(ApiScopes.Read);
-        endpoints.MapGet("/queries/explain", ExplainAsync).RequireScope(ApiScopes.Read);
+        endpoints.MapGet("/queries", GetQueryAsync).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
+        endpoints.MapPost("/queries", PostQueryAsync).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
+        endpoints.MapGet("/queries/explain", ExplainAsync).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
         return endpoints;
     }
 

@@ -4,6 +4,8 @@ namespace Ingest.Benchmarks.Reporting;
 /// <param name="CommitP50Ms">Ingestion only: median durable batch commit, in milliseconds.</param>
 /// <param name="CommitP99Ms">Ingestion only: 99th percentile durable batch commit, in milliseconds.</param>
 /// <param name="BatchSizeP50">Ingestion only: median batch size, in documents.</param>
+/// <param name="P50Ms">Latency workloads (cluster: replication lag, failover): median, in milliseconds.</param>
+/// <param name="P99Ms">Latency workloads: 99th percentile, in milliseconds.</param>
 internal sealed record BenchmarkRecord(
     string Workload,
     string System,
@@ -13,4 +15,6 @@ internal sealed record BenchmarkRecord(
     double? Value,
     double? CommitP50Ms = null,
     double? CommitP99Ms = null,
-    long? BatchSizeP50 = null);
+    long? BatchSizeP50 = null,
+    double? P50Ms = null,
+    double? P99Ms = null);

@@ -25,7 +25,6 @@ public sealed class EtlFailoverTests(BrokerFixture brokers) : IDisposable
         var bootstrap = kafka.BootstrapServers;
         var clusterTopic = KafkaTestKit.NewName("cluster");
         var destination = KafkaTestKit.NewName("etl-out");
-        await KafkaTestKit.CreateTopicAsync(bootstrap, clusterTopic, 3);
         await KafkaTestKit.CreateTopicAsync(bootstrap, destination, 3);
         var leaseTopic = KafkaTestKit.NewName("leases");
         var a = await StartNodeAsync("node-a", bootstrap, clusterTopic, leaseTopic, destination);
@@ -86,7 +85,6 @@ public sealed class EtlFailoverTests(BrokerFixture brokers) : IDisposable
         var bootstrap = kafka.BootstrapServers;
         var clusterTopic = KafkaTestKit.NewName("cluster");
         var destination = KafkaTestKit.NewName("etl-out");
-        await KafkaTestKit.CreateTopicAsync(bootstrap, clusterTopic, 3);
         await KafkaTestKit.CreateTopicAsync(bootstrap, destination, 3);
         var leaseTopic = KafkaTestKit.NewName("leases");
         var a = await StartNodeAsync("node-a", bootstrap, clusterTopic, leaseTopic, destination);
@@ -158,14 +156,14 @@ public sealed class EtlFailoverTests(BrokerFixture brokers) : IDisposable
     }
 
     private Task<RunningServer> StartNodeAsync(string node, string bootstrap, string clusterTopic, string leaseTopic, string destination) =>
-        RunningServer.StartWithServicesAsync(
+        RunningServer.StartAsync(
             _directory.Combine(node),
-            services => KafkaTestClusterLog.Register(services, bootstrap, clusterTopic),
             $"--Ingest:Cluster:Node={node}",
             $"--Ingest:Cluster:BootstrapServers={bootstrap}",
             $"--Ingest:Cluster:Topic={clusterTopic}",
             $"--Ingest:Cluster:LeaseTopic={leaseTopic}",
             "--Ingest:Cluster:SessionTimeout=00:00:06",
+            "--Ingest:Cluster:Partitions=3",
             $"--Ingest:Etl:0:Name={Task}",
             "--Ingest:Etl:0:Collections:0=Orders",
             $"--Ingest:Etl:0:Kafka:BootstrapServers={bootstrap}",

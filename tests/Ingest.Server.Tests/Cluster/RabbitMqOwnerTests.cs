@@ -1,5 +1,4 @@
 using System.Text;
-using Ingest.Server.Cluster;
 using Ingest.Server.Sources;
 using Ingest.Server.Sources.RabbitMq;
 using Ingest.Server.Tests.Hosting;
@@ -12,7 +11,7 @@ using RabbitMQ.Client;
 
 namespace Ingest.Server.Tests.Cluster;
 
-/// <summary>A RabbitMQ source on two in-process nodes of one cluster: only its owner consumes, forwarding into the cluster topic.</summary>
+/// <summary>A RabbitMQ source on two in-process nodes of one cluster: only its owner consumes, forwarding into the cluster topic, and both apply it.</summary>
 [Collection(BrokerFixture.Collection)]
 public sealed class RabbitMqOwnerTests(BrokerFixture brokers) : IDisposable
 {
@@ -26,7 +25,6 @@ public sealed class RabbitMqOwnerTests(BrokerFixture brokers) : IDisposable
         var kafka = await brokers.GetKafkaAsync();
         var rabbit = await brokers.GetRabbitMqAsync();
         var clusterTopic = KafkaTestKit.NewName("cluster");
-        await KafkaTestKit.CreateTopicAsync(kafka.BootstrapServers, clusterTopic, 3);
         var leaseTopic = KafkaTestKit.NewName("leases");
         var queue = KafkaTestKit.NewName("owned");
         await using var amqp = await AmqpTestClient.ConnectAsync(rabbit.Uri);
@@ -43,24 +41,22 @@ public sealed class RabbitMqOwnerTests(BrokerFixture brokers) : IDisposable
             var (owner, standby) = Forwarding(a).IsOwner ? (a, b) : (b, a);
 
             await amqp.PublishAsync(queue, 200, Message);
-            await WaitUntilAsync(() => SourceRecords(standby).Count >= 200 && Forwarding(owner).Forwarded == 200, timeout.Token);
+
+            // Forwarded by the owner, applied by both from the cluster topic.
+            await WaitUntilAsync(() => Events(a) == 200 && Events(b) == 200 && Forwarding(owner).Forwarded == 200, timeout.Token);
             Assert.Equal(0, Forwarding(standby).GetStatus().Consumed);
-            var first = SourceRecords(standby);
-            Assert.Equal(200, first.Count);
-            var (source, forwardedQueue, messageId, headers) = ForwardedAmqpMessage.Read(first[0]);
-            Assert.Equal((Source, queue, "m-0"), (source, forwardedQueue, messageId));
-            Assert.Equal("0", Encoding.UTF8.GetString(Assert.Single(headers, static h => h.Key == "x-n").Value));
-            Assert.Equal("""{"N":0}""", Encoding.UTF8.GetString(first[0].Body.Span));
             Assert.Equal(0u, await amqp.ReadyAsync(queue));
+            var document = Store(standby).Get("m-7");
+            Assert.NotNull(document);
+            Assert.Equal("""{"N":7}""", Encoding.UTF8.GetString(document.Body.Span));
 
             // The owner stops: the other node takes the source and forwards what is published next.
             running.Remove(owner);
             await owner.DisposeAsync();
             await amqp.PublishAsync(queue, 100, i => Message(200 + i));
-            await WaitUntilAsync(() => SourceRecords(standby).Count >= 300, timeout.Token);
-            var ids = SourceRecords(standby).Select(static r => ForwardedAmqpMessage.Read(r).MessageId).ToHashSet();
-            Assert.Equal(300, ids.Count);
+            await WaitUntilAsync(() => Events(standby) == 300, timeout.Token);
             Assert.True(Forwarding(standby).IsOwner);
+            Assert.Equal(100, Forwarding(standby).Forwarded);
         }
         finally
         {
@@ -78,8 +74,9 @@ public sealed class RabbitMqOwnerTests(BrokerFixture brokers) : IDisposable
     private static RabbitMqForwardingSource Forwarding(RunningServer node) =>
         (RabbitMqForwardingSource)node.Services.GetRequiredService<IngestionService>().Find(Source)!;
 
-    private static List<ClusterRecord> SourceRecords(RunningServer node) =>
-        [.. node.Services.GetRequiredService<KafkaTestClusterLog>().Unhandled.Where(static r => r.Kind == ForwardedAmqpMessage.Kind)];
+    private static Ingest.Documents.DocumentStore Store(RunningServer node) => node.Services.GetRequiredService<Ingest.Documents.DocumentStore>();
+
+    private static int Events(RunningServer node) => Store(node).GetChangesSince(0, 10_000).Count(static c => c.Collection == "Events" && !c.IsDeleted);
 
     private static async Task WaitUntilAsync(Func<bool> condition, CancellationToken timeout)
     {
@@ -90,14 +87,14 @@ public sealed class RabbitMqOwnerTests(BrokerFixture brokers) : IDisposable
     }
 
     private Task<RunningServer> StartNodeAsync(string node, string bootstrap, string clusterTopic, string leaseTopic, Uri rabbit, string queue) =>
-        RunningServer.StartWithServicesAsync(
+        RunningServer.StartAsync(
             _directory.Combine(node),
-            services => KafkaTestClusterLog.Register(services, bootstrap, clusterTopic),
             $"--Ingest:Cluster:Node={node}",
             $"--Ingest:Cluster:BootstrapServers={bootstrap}",
             $"--Ingest:Cluster:Topic={clusterTopic}",
             $"--Ingest:Cluster:LeaseTopic={leaseTopic}",
             "--Ingest:Cluster:SessionTimeout=00:00:06",
+            "--Ingest:Cluster:Partitions=3",
             $"--Ingest:Sources:RabbitMq:0:Name={Source}",
             $"--Ingest:Sources:RabbitMq:0:Uri={rabbit}",
             $"--Ingest:Sources:RabbitMq:0:Queues:0={queue}",

@@ -6,7 +6,8 @@ namespace Ingest.Server.Tests.Crash;
 
 /// <summary>
 /// The real server as a child process (<c>dotnet exec Ingest.Server.dll</c> from the test's
-/// output folder), for tests that kill it with SIGKILL or stop it with SIGTERM.
+/// output folder), for tests that kill it with SIGKILL or stop it with SIGTERM. The cluster benchmark
+/// compiles this file in too (linked), to run its nodes the same way.
 /// </summary>
 internal sealed class ServerProcess : IDisposable
 {
@@ -36,6 +37,9 @@ internal sealed class ServerProcess : IDisposable
     }
 
     public bool HasExited => _process.HasExited;
+
+    /// <summary>The process id (for its CPU time in /proc).</summary>
+    public int Id => _process.Id;
 
     public static ServerProcess Start(string dataDirectory, IEnumerable<string> settings) =>
         Start(dataDirectory, settings, ["--urls", "http://127.0.0.1:0"], new Dictionary<string, string>());

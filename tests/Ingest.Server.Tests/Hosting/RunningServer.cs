@@ -52,22 +52,9 @@ internal sealed class RunningServer : IAsyncDisposable
     public static Task<RunningServer> StartAsync(string dataDirectory, Action<WebApplication> configure, params string[] extraArguments) =>
         StartCoreAsync(dataDirectory, logs: null, ["--urls", "http://127.0.0.1:0", .. extraArguments], configure);
 
-    /// <summary>As the first overload, with <paramref name="services"/> adding to the server's services (a cluster test's own cluster log).</summary>
-    public static Task<RunningServer> StartWithServicesAsync(string dataDirectory, Action<IServiceCollection> services, params string[] extraArguments) =>
-        StartCoreAsync(dataDirectory, logs: null, ["--urls", "http://127.0.0.1:0", .. extraArguments], services: services);
-
-    private static async Task<RunningServer> StartCoreAsync(
-        string dataDirectory, ILoggerProvider? logs, string[] arguments, Action<WebApplication>? configure = null, Action<IServiceCollection>? services = null)
+    private static async Task<RunningServer> StartCoreAsync(string dataDirectory, ILoggerProvider? logs, string[] arguments, Action<WebApplication>? configure = null)
     {
-        var app = IngestHost.Build([$"--Ingest:DataDirectory={dataDirectory}", .. arguments], builder =>
-        {
-            if (logs is not null)
-            {
-                builder.Logging.AddProvider(logs);
-            }
-
-            services?.Invoke(builder.Services);
-        });
+        var app = IngestHost.Build([$"--Ingest:DataDirectory={dataDirectory}", .. arguments], logs is null ? null : builder => builder.Logging.AddProvider(logs));
         try
         {
             configure?.Invoke(app);

@@ -63,6 +63,12 @@ internal sealed partial class ProblemExceptionHandler(ILogger<ProblemExceptionHa
             case GrafanaTargetException { InnerException: QueryUnavailableException } target:
                 problem = GrafanaProblems.Unavailable(target.Message);
                 break;
+            case Cluster.ClusterUnavailableException unavailable:
+                problem = Cluster.ClusterProblems.Unavailable(unavailable);
+                break;
+            case Cluster.ClusterApplyTimeoutException notApplied:
+                problem = Cluster.ClusterProblems.NotApplied(notApplied);
+                break;
             default:
                 return false;
         }

@@ -4,7 +4,7 @@ namespace Ingest.Server.Sources.Kafka;
 
 /// <summary>
 /// The consume thread: the only thread that touches the consumer. It polls, runs a waiting reset
-/// between polls, hands each record to the <see cref="KafkaRecordHandler"/> (which waits while the
+/// between polls, hands each record to the <see cref="IKafkaRecordHandler"/> (which waits while the
 /// writer has no room), does the <see cref="KafkaHousekeeping"/> (durable offsets to the client's
 /// offset store), and on a graceful stop leaves the group through the <see cref="KafkaRebalanceHandler"/>.
 /// librdkafka runs the rebalance, error, statistics and log callbacks on this thread too.
@@ -17,7 +17,7 @@ internal sealed partial class KafkaConsumeLoop
     private readonly string _source;
     private readonly IConsumer<byte[]?, byte[]?> _consumer;
     private readonly IReadOnlyList<string> _topics;
-    private readonly KafkaRecordHandler _records;
+    private readonly IKafkaRecordHandler _records;
     private readonly KafkaHousekeeping _housekeeping;
     private readonly KafkaRebalanceHandler _rebalance;
     private readonly KafkaReset _reset;
@@ -29,7 +29,7 @@ internal sealed partial class KafkaConsumeLoop
     private readonly Thread _thread;
 
     public KafkaConsumeLoop(
-        string source, IConsumer<byte[]?, byte[]?> consumer, IReadOnlyList<string> topics, KafkaRecordHandler records, KafkaHousekeeping housekeeping,
+        string source, IConsumer<byte[]?, byte[]?> consumer, IReadOnlyList<string> topics, IKafkaRecordHandler records, KafkaHousekeeping housekeeping,
         KafkaRebalanceHandler rebalance, KafkaReset reset, KafkaConnectionStatus connection, KafkaShutdown shutdown, ILogger logger)
     {
         _source = source;

@@ -9,7 +9,7 @@ namespace Ingest.Server.Sources.Kafka;
 /// writer has no room. A record the writer did not take is read again. Consume thread only.
 /// </summary>
 internal sealed class KafkaRecordHandler(
-    SourcePipeline pipeline, KafkaPartitionTable partitions, KafkaConnectionStatus connection, KafkaFlowControl flow, CancellationToken abandon)
+    SourcePipeline pipeline, KafkaPartitionTable partitions, KafkaConnectionStatus connection, KafkaFlowControl flow, CancellationToken abandon) : IKafkaRecordHandler
 {
     private readonly KafkaHeadersView _headers = new();
 

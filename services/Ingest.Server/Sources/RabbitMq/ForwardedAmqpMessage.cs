@@ -6,18 +6,18 @@ namespace Ingest.Server.Sources.RabbitMq;
 
 /// <summary>
 /// A RabbitMQ message as its source's owner forwards it into the cluster topic (kind <c>source</c>): the body as it
-/// arrived, header <c>ingest-source</c> = the source's name, <c>ingest-amqp-queue</c>, <c>ingest-amqp-message-id</c> (when the
-/// message has one) and <c>ingest-amqp-routing-key</c>, then the message's own headers (AMQP values as bytes, as dead letters
+/// arrived, header <c>ingest-source</c> = the source's name, <c>ingest-source-queue</c>, <c>ingest-source-message-id</c> (when the
+/// message has one) and <c>ingest-source-routing-key</c> (<see cref="ClusterHeaders"/>), then the message's own headers (AMQP values as bytes, as dead letters
 /// keep them; any of these reserved names among them is left out). Every node maps it with that source's mapping, as
 /// if it had consumed it. The key is the source's name, so a source's messages stay in queue order in one partition.
 /// </summary>
 internal static class ForwardedAmqpMessage
 {
     public const string Kind = "source";
-    public const string SourceHeader = "ingest-source";
-    public const string QueueHeader = "ingest-amqp-queue";
-    public const string MessageIdHeader = "ingest-amqp-message-id";
-    public const string RoutingKeyHeader = "ingest-amqp-routing-key";
+    public const string SourceHeader = ClusterHeaders.Source;
+    public const string QueueHeader = ClusterHeaders.Queue;
+    public const string MessageIdHeader = ClusterHeaders.MessageId;
+    public const string RoutingKeyHeader = "ingest-source-routing-key";
 
     public static ClusterRecord Create(string source, string queue, BasicDeliverEventArgs delivery)
     {
@@ -60,7 +60,7 @@ internal static class ForwardedAmqpMessage
                 case SourceHeader: source = Encoding.UTF8.GetString(header.Value); break;
                 case QueueHeader: queue = Encoding.UTF8.GetString(header.Value); break;
                 case MessageIdHeader: messageId = Encoding.UTF8.GetString(header.Value); break;
-                case RoutingKeyHeader or "ingest-kind": break;
+                case RoutingKeyHeader or ClusterHeaders.Kind: break;
                 default: headers.Add(header); break;
             }
         }
@@ -69,5 +69,5 @@ internal static class ForwardedAmqpMessage
     }
 
     private static bool IsReserved(string name) =>
-        name is SourceHeader or QueueHeader or MessageIdHeader or RoutingKeyHeader or "ingest-kind";
+        name is SourceHeader or QueueHeader or MessageIdHeader or RoutingKeyHeader or ClusterHeaders.Kind;
 }
