@@ -98,6 +98,15 @@ internal sealed partial class OwnerLease : IAsyncDisposable
         _thread.Start();
     }
 
+    /// <summary>As <see cref="Start"/>, doing nothing if the lease was released (or started) meanwhile.</summary>
+    public void TryStart()
+    {
+        if (Volatile.Read(ref _disposed) == 0 && _thread is null)
+        {
+            Start();
+        }
+    }
+
     private void Run()
     {
         while (!_stop.IsCancellationRequested)

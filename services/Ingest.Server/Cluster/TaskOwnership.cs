@@ -9,9 +9,10 @@ namespace Ingest.Server.Cluster;
 /// This node's owner leases (<see cref="OwnerLease"/>), one per ETL task and RabbitMQ source: creates them (the lease
 /// topic made sure of first), and says who owns what, this node's own answer from its leases and the other nodes' from
 /// the groups' members as the brokers describe them (the member holding partition 0, named by its client id
-/// <c>ingest-&lt;node&gt;</c>).
+/// <c>ingest-&lt;node&gt;</c>). In a host, leases join their elections only once every hosted service has started, so
+/// no task runs (nor forwards into the cluster topic) before the cluster's own parts have checked the topics and started.
 /// </summary>
-internal sealed class TaskOwnership(IOptions<ClusterOptions> options, ILoggerFactory loggers, TimeProvider time)
+internal sealed class TaskOwnership(IOptions<ClusterOptions> options, ILoggerFactory loggers, TimeProvider time, IHostApplicationLifetime? lifetime = null)
 {
     private readonly ClusterOptions _options = options.Value;
     private readonly Dictionary<string, OwnerLease> _leases = new(StringComparer.Ordinal);
@@ -40,7 +41,15 @@ internal sealed class TaskOwnership(IOptions<ClusterOptions> options, ILoggerFac
             }
         }
 
-        lease.Start();
+        if (lifetime is { ApplicationStarted.IsCancellationRequested: false })
+        {
+            lifetime.ApplicationStarted.Register(static state => ((OwnerLease)state!).TryStart(), lease);
+        }
+        else
+        {
+            lease.Start();
+        }
+
         return lease;
     }
 
