@@ -22,6 +22,8 @@ namespace Ingest.Server.Cluster;
 /// Assignment is cooperative-sticky so that a node joining (or coming back) does not take a running task away from its
 /// owner. One consumer (one librdkafka client, a few threads) per task: Kafka needs a consumer per group, which is
 /// fine for tens of tasks per node; for hundreds, a shared consumer per node with a custom assignor would be the next step.
+/// Over 300 lines because the poll loop, its rebalance callbacks and the fence share the ownership state and its lock:
+/// split, each part would need the others' invariants.
 /// </remarks>
 internal sealed partial class OwnerLease : IAsyncDisposable
 {

@@ -18,7 +18,8 @@ namespace Ingest.Server.Etl;
 /// from the last acknowledged progress, so nothing is skipped. With nothing to send it waits on the store's commit signal.
 /// In cluster mode the loop runs only while this node owns the task (<see cref="RunOwnedAsync"/>, called by its
 /// owner lease), skips the versions earlier owners recorded as sent (<see cref="EtlLogProgress"/>) and records its
-/// progress per log partition through the cluster topic as well (<see cref="EtlLogProgressWriter"/>).
+/// progress per log partition through the cluster topic as well (<see cref="EtlLogProgressWriter"/>). Over 300 lines
+/// with those two entry points: they start and stop the same loop over the same recorder, so they stay beside it.
 /// </summary>
 internal sealed partial class EtlTaskRunner : IAsyncDisposable
 {
