@@ -96,7 +96,6 @@ internal sealed class EtlChangeReader(DocumentStore store, EtlCollectionFilter c
                     Position = change.Position,
                     ExpiresAt = change.IsDeleted ? change.ExpiresAt : null,
                 });
-
                 bytes += body.Length + MessageOverheadBytes;
             }
 
