@@ -28,9 +28,17 @@ internal sealed class EtlChangeReader(DocumentStore store, EtlCollectionFilter c
     /// into one read buffer, reused from batch to batch (a body that does not fit gets an array of its own), rather
     /// than into an array per document.
     /// </summary>
-    public EtlBatch Read(long afterEtag)
+    /// <param name="sent">
+    /// Cluster mode: the task's progress recorded by its owners; versions it covers are passed over as sent. The batch
+    /// then carries the highest position it holds per log partition, and never ends between two versions of one
+    /// record (a mapping can make several documents of one message), so progress covers a record whole or not at all.
+    /// </param>
+    public EtlBatch Read(long afterEtag, EtlLogProgress? sent = null)
     {
         var changes = new List<Document>();
+        var highest = sent is null ? null : new EtlLogProgress();
+        LogPosition? lastPosition = null;
+        var full = false;
         var last = afterEtag;
         long bytes = 0;
         var read = 0;
@@ -40,6 +48,25 @@ internal sealed class EtlChangeReader(DocumentStore store, EtlCollectionFilter c
         using var reader = store.BeginRead();
         foreach (var change in reader.GetChangesSince(afterEtag))
         {
+            var position = highest is null ? null : change.Position;
+            if (full && position != lastPosition)
+            {
+                break;
+            }
+
+            lastPosition = position;
+            if (position is { } sentAt && sent!.Covers(sentAt))
+            {
+                last = change.Etag;
+                continue;
+            }
+
+            if (position is { } at)
+            {
+                // Changes of other collections count too: they need nothing sent.
+                highest!.Advance(at);
+            }
+
             if (collections.Includes(change.CollectionUtf8, out var collection))
             {
                 var body = change.Body;
@@ -75,7 +102,13 @@ internal sealed class EtlChangeReader(DocumentStore store, EtlCollectionFilter c
             last = change.Etag;
             if (bytes >= limits.MaxBatchBytes || (++read % ClockCheckInterval == 0 && Stopwatch.GetElapsedTime(started) >= limits.MaxBatchReadTime))
             {
-                break;
+                if (highest is null || position is null)
+                {
+                    break;
+                }
+
+                // Cluster mode: the batch ends before the next change of another record.
+                full = true;
             }
         }
 
@@ -85,7 +118,7 @@ internal sealed class EtlChangeReader(DocumentStore store, EtlCollectionFilter c
             buffer = null;
         }
 
-        return new EtlBatch(changes, last, buffer);
+        return new EtlBatch(changes, last, buffer, highest);
     }
 
     /// <summary>Takes back the read buffer of a batch the broker acknowledged in full: neither the broker client nor anyone else reads its bodies any more.</summary>

@@ -13,6 +13,8 @@ namespace Ingest.Server.Etl;
 [JsonSerializable(typeof(List<EtlTaskView>))]
 [JsonSerializable(typeof(EtlErrorPage))]
 [JsonSerializable(typeof(EtlRetryResponse))]
+[JsonSerializable(typeof(EtlProgressRecord))]
+[JsonSerializable(typeof(Dictionary<string, List<Ingest.Documents.LogPosition>>))]
 internal sealed partial class EtlJsonContext : JsonSerializerContext
 {
     /// <summary>For HTTP answers: scripts read as written (<c>&lt;</c> and quotes unescaped); the body is JSON, never embedded in HTML.</summary>

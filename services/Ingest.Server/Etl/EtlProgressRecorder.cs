@@ -8,10 +8,15 @@ namespace Ingest.Server.Etl;
 /// (<see cref="Acknowledge"/>) and is recorded one durable write at a time, off the loop's path: a
 /// durable write takes milliseconds (a journal sync), in which the loop hands over the next batches,
 /// and the acknowledgements that arrive meanwhile go into the next write together. The loop calls
-/// everything but <see cref="RecordedEtag"/>, which status readers call from any thread.
+/// everything but <see cref="RecordedEtag"/>, which status readers call from any thread. In cluster mode each write
+/// also appends the progress per log partition to the cluster topic (<see cref="EtlLogProgressWriter"/>), so that
+/// the next owner, on any node, resumes from it.
 /// </summary>
-internal sealed class EtlProgressRecorder(DocumentStore store, string consumerName)
+internal sealed class EtlProgressRecorder(DocumentStore store, string consumerName, EtlLogProgressWriter? log = null)
 {
+    // Cancelled for the append as the task stops, after the writer's final timeout.
+    private CancellationToken _appendCancellation;
+
     // The progress the store made durable; then the last the broker acknowledged, and the last the
     // loop asked the store to record (the write under way, or the last one made).
     private long _recordedEtag;
@@ -33,10 +38,11 @@ internal sealed class EtlProgressRecorder(DocumentStore store, string consumerNa
     /// <summary>Batches acknowledged whose progress is not recorded yet, the write under way included.</summary>
     public int UnrecordedBatches => _batchesUnrecorded + (_write.IsCompleted ? 0 : _batchesBeingRecorded);
 
-    /// <summary>Registers the consumer, keeping its earlier progress.</summary>
+    /// <summary>Registers the consumer, keeping its earlier progress (called again each time the task resumes).</summary>
     /// <returns>The recorded progress the task goes on from.</returns>
     public async Task<long> RegisterAsync()
     {
+        _appendCancellation = default;
         var recorded = await store.RegisterConsumerAsync(consumerName).ConfigureAwait(false);
         _recordedEtag = _acknowledgedEtag = _requestedEtag = recorded;
         return recorded;
@@ -69,7 +75,7 @@ internal sealed class EtlProgressRecorder(DocumentStore store, string consumerNa
             _requestedEtag = _acknowledgedEtag;
             _batchesBeingRecorded = _batchesUnrecorded;
             _batchesUnrecorded = 0;
-            _write = RecordInStoreAsync(_requestedEtag);
+            _write = RecordInStoreAsync(_requestedEtag, log?.Snapshot());
             if (waitForWrite)
             {
                 await _write.ConfigureAwait(false);
@@ -77,9 +83,19 @@ internal sealed class EtlProgressRecorder(DocumentStore store, string consumerNa
         }
     }
 
+    /// <summary>Cluster mode, while another node owns the task: the owners' recorded progress covers the local feed up to <paramref name="etag"/>.</summary>
+    public async Task AdvanceRecordedAsync(long etag)
+    {
+        await store.ReportProgressAsync(consumerName, etag).ConfigureAwait(false);
+        _acknowledgedEtag = _requestedEtag = etag;
+        Interlocked.Exchange(ref _recordedEtag, etag);
+    }
+
     /// <summary>As the loop ends: records what was acknowledged, so a restart does not send it again (unless the store is closing too).</summary>
     public async Task RecordBeforeStopAsync()
     {
+        using var timeout = log is null ? null : new CancellationTokenSource(log.FinalAppendTimeout);
+        _appendCancellation = timeout?.Token ?? default;
         try
         {
             await RecordAsync(waitForWrite: true).ConfigureAwait(false);
@@ -90,9 +106,13 @@ internal sealed class EtlProgressRecorder(DocumentStore store, string consumerNa
         }
     }
 
-    private async Task RecordInStoreAsync(long etag)
+    private async Task RecordInStoreAsync(long etag, ReadOnlyMemory<byte>? logSnapshot)
     {
         await store.ReportProgressAsync(consumerName, etag).ConfigureAwait(false);
         Interlocked.Exchange(ref _recordedEtag, etag);
+        if (logSnapshot is { } snapshot)
+        {
+            await log!.AppendAsync(snapshot, _appendCancellation).ConfigureAwait(false);
+        }
     }
 }

@@ -1,4 +1,5 @@
 using Ingest.Server.Brokers;
+using Ingest.Server.Cluster;
 using System.Diagnostics.Metrics;
 using Ingest.Documents;
 using Ingest.Server.Hosting;
@@ -10,7 +11,8 @@ namespace Ingest.Server.Etl;
 /// <summary>
 /// Runs the ETL tasks for the life of the host: those from configuration and those defined over
 /// HTTP (kept in <c>{data}/etl/tasks.json</c>). Defines, replaces, deletes and resets tasks; one
-/// administrative change at a time.
+/// administrative change at a time. In cluster mode each task runs on the node that owns it (its owner lease,
+/// <c>etl.&lt;name&gt;</c>); the others stand by, moving their local progress over what the owner recorded.
 /// </summary>
 public sealed partial class EtlService : IHostedService, IAsyncDisposable
 {
@@ -26,9 +28,22 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
     private readonly SemaphoreSlim _admin = new(1, 1);
     private readonly Dictionary<string, EtlTaskRunner> _tasks = new(StringComparer.OrdinalIgnoreCase);
     private readonly ILogger<EtlService> _logger;
+    private readonly TaskOwnership _ownership;
+    private readonly EtlClusterProgress _clusterProgress;
+    private readonly ClusterOptions _cluster;
+    private readonly IServiceProvider _services;
+    private readonly Dictionary<string, OwnerLease> _leases = new(StringComparer.OrdinalIgnoreCase);
 
-    public EtlService(IOptions<EtlOptions> options, DocumentStore store, DataDirectory data, ILoggerFactory loggers, TimeProvider time, IMeterFactory meters, ConfiguredSecrets secrets)
+    public EtlService(
+        IOptions<EtlOptions> options, DocumentStore store, DataDirectory data, ILoggerFactory loggers, TimeProvider time, IMeterFactory meters, ConfiguredSecrets secrets,
+        IOptions<ClusterOptions> cluster, IServiceProvider services)
     {
+        ArgumentNullException.ThrowIfNull(cluster);
+        ArgumentNullException.ThrowIfNull(services);
+        _ownership = services.GetRequiredService<TaskOwnership>();
+        _clusterProgress = services.GetRequiredService<EtlClusterProgress>();
+        _cluster = cluster.Value;
+        _services = services;
         ArgumentNullException.ThrowIfNull(secrets);
         _secrets = secrets;
         ArgumentNullException.ThrowIfNull(options);
@@ -42,6 +57,10 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
         _folder = Path.Combine(data.FullPath, Folder);
         Directory.CreateDirectory(_folder);
         EtlMetrics.Register(meters, () => Tasks);
+        if (_cluster.Enabled)
+        {
+            _clusterProgress.Advanced += OnClusterProgress;
+        }
     }
 
     /// <summary>The tasks, by name.</summary>
@@ -89,6 +108,7 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
     {
         foreach (var task in Tasks)
         {
+            await ReleaseLeaseAsync(task.Definition.Name!).ConfigureAwait(false);
             await task.DisposeAsync().ConfigureAwait(false);
         }
 
@@ -157,6 +177,7 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
             var stored = ReadStoredDefinitions().Where(d => !string.Equals(d.Name, name, StringComparison.OrdinalIgnoreCase)).ToList();
             DurableJsonFile.Write(DefinitionsPath, stored, EtlJsonContext.Default.ListEtlTaskDefinition);
             await _store.UnregisterConsumerAsync(task.ConsumerName).ConfigureAwait(false);
+            _clusterProgress.Remove(name);
             task.Errors.Delete();
             return EtlAdminOutcome.Done;
         }
@@ -182,6 +203,9 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
             // Progress never moves back in the store, so the consumer is registered anew at the etag.
             await _store.UnregisterConsumerAsync(task.ConsumerName).ConfigureAwait(false);
             await _store.RegisterConsumerAsync(task.ConsumerName, afterEtag).ConfigureAwait(false);
+
+            // Cluster mode: what the owners recorded as sent would be skipped again; the reset forgets it on this node.
+            _clusterProgress.Remove(name);
             await StartTaskAsync(task.Definition).ConfigureAwait(false);
             LogReset(name, afterEtag);
             return EtlAdminOutcome.Done;
@@ -200,13 +224,70 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
     private async Task StartTaskAsync(EtlTaskDefinition definition)
     {
         var errors = new EtlErrorLog(Path.Combine(_folder, $"{definition.Name!.ToLowerInvariant()}.errors.json"));
-        var runner = new EtlTaskRunner(definition, _store, errors, d => CreateDestination(d, _secrets), _loggers.CreateLogger<EtlTaskRunner>(), _time);
+        EtlLogProgressWriter? log = null;
+        if (_cluster.Enabled)
+        {
+            var clusterLog = _services.GetService<IClusterLog>()
+                ?? throw new InvalidOperationException("Cluster mode runs ETL tasks through the cluster topic, but no cluster log is registered.");
+            log = new EtlLogProgressWriter(definition.Name!, clusterLog, _cluster.SessionTimeout / 4);
+        }
+
+        var runner = new EtlTaskRunner(
+            definition, _store, errors, d => CreateDestination(d, _secrets), _loggers.CreateLogger<EtlTaskRunner>(), _time,
+            cluster: log is null ? null : _clusterProgress, log: log);
         lock (_tasks)
         {
             _tasks[definition.Name!] = runner;
         }
 
         await runner.StartAsync().ConfigureAwait(false);
+        if (log is not null)
+        {
+            var lease = await _ownership.AcquireAsync(LeaseName(definition.Name!), runner.RunOwnedAsync, CancellationToken.None).ConfigureAwait(false);
+            lock (_leases)
+            {
+                _leases[definition.Name!] = lease;
+            }
+        }
+    }
+
+    /// <summary>The task's owner election: <c>etl.&lt;name&gt;</c>, the name lower-cased as task names are case-insensitive.</summary>
+    internal static string LeaseName(string task) => $"etl.{task.ToLowerInvariant()}";
+
+    /// <summary>Leaves the task's owner election (its loop stops first, if it runs here), so another node takes it over.</summary>
+    private async Task ReleaseLeaseAsync(string task)
+    {
+        OwnerLease? lease;
+        lock (_leases)
+        {
+            _leases.Remove(task, out lease);
+        }
+
+        if (lease is not null)
+        {
+            await _ownership.ReleaseAsync(lease).ConfigureAwait(false);
+        }
+    }
+
+    private void OnClusterProgress(string task)
+    {
+        if (Find(task) is { } runner)
+        {
+            _ = AdvanceOverSentAsync(runner);
+        }
+    }
+
+    private async Task AdvanceOverSentAsync(EtlTaskRunner runner)
+    {
+        try
+        {
+            await runner.AdvanceOverSentAsync().ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is ObjectDisposedException or InvalidOperationException)
+        {
+            // The store is closing, or the task was deleted meanwhile: the next record moves progress instead.
+            LogAdvanceFailed(runner.Definition.Name!, ex.Message);
+        }
     }
 
     private async Task RemoveRunnerAsync(EtlTaskRunner task)
@@ -216,6 +297,7 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
             _tasks.Remove(task.Definition.Name!);
         }
 
+        await ReleaseLeaseAsync(task.Definition.Name!).ConfigureAwait(false);
         await task.DisposeAsync().ConfigureAwait(false);
     }
 
@@ -235,6 +317,9 @@ public sealed partial class EtlService : IHostedService, IAsyncDisposable
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "ETL task '{Task}' is defined in configuration and over HTTP; the configuration wins")]
     private partial void LogShadowed(string task);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "ETL task '{Task}': moving local progress over what its owner sent failed ({Reason})")]
+    private partial void LogAdvanceFailed(string task, string reason);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "ETL task '{Task}' reset: it sends every change after etag {Etag} again")]
     private partial void LogReset(string task, long etag);

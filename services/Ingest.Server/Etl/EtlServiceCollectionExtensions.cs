@@ -1,4 +1,5 @@
 using Ingest.Server.Brokers;
+using Ingest.Server.Cluster;
 using Ingest.Server.Hosting;
 
 namespace Ingest.Server.Etl;
@@ -12,6 +13,8 @@ internal static class EtlServiceCollectionExtensions
         services.AddValidatedSettings<EtlOptions>(
             static o => o.Validate(), builder => builder.Configure(options => configuration.GetSection(EtlOptions.SectionName).Bind(options.Tasks)));
         services.AddSingleton(static provider => ConfiguredSecrets.From(provider.GetRequiredService<IConfiguration>()));
+        services.AddSingleton<EtlClusterProgress>();
+        services.AddSingleton<IClusterRecordHandler>(static provider => provider.GetRequiredService<EtlClusterProgress>());
         services.AddSingleton<EtlService>();
         services.AddHostedService(static provider => provider.GetRequiredService<EtlService>());
         return services;

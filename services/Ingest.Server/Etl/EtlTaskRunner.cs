@@ -16,6 +16,10 @@ namespace Ingest.Server.Etl;
 /// transform failed are recorded with their batch. A failed delivery abandons every batch in flight
 /// and, after a backoff (one second, doubled up to a minute: <see cref="RetryBackoff"/>), reads again
 /// from the last acknowledged progress, so nothing is skipped. With nothing to send it waits on the store's commit signal.
+/// In cluster mode the loop runs only while this node owns the task (<see cref="RunOwnedAsync"/>, called by its
+/// owner lease), skips the versions earlier owners recorded as sent (<see cref="EtlLogProgress"/>) and records its
+/// progress per log partition through the cluster topic as well (<see cref="EtlLogProgressWriter"/>). Over 300 lines
+/// with those two entry points: they start and stop the same loop over the same recorder, so they stay beside it.
 /// </summary>
 internal sealed partial class EtlTaskRunner : IAsyncDisposable
 {
@@ -33,6 +37,15 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
     private readonly EtlSendRate _rate;
     private readonly EtlPipelineLimits _limits;
     private readonly CancellationTokenSource _stop = new();
+    private readonly EtlCollectionFilter _collections;
+    private readonly EtlClusterProgress? _cluster;
+    private readonly EtlLogProgressWriter? _log;
+
+    // Cluster mode: held while the loop runs as owner, so moving progress over what others sent never runs beside it.
+    private readonly SemaphoreSlim _owned = new(1, 1);
+
+    // Cluster mode: what earlier owners recorded as sent when this node gained the task (the loop's alone).
+    private EtlLogProgress? _sent;
 
     // The batches the loop took acknowledged from the window, cleared for each take (the loop's alone).
     private readonly List<EtlInFlightBatch> _acknowledged = [];
@@ -49,8 +62,12 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         Func<EtlTaskDefinition, IEtlDestination> createDestination,
         ILogger logger,
         TimeProvider time,
-        EtlPipelineLimits? limits = null)
+        EtlPipelineLimits? limits = null,
+        EtlClusterProgress? cluster = null,
+        EtlLogProgressWriter? log = null)
     {
+        _cluster = cluster;
+        _log = log;
         _limits = limits ?? EtlPipelineLimits.Default;
         Definition = definition;
         _store = store;
@@ -65,9 +82,10 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
         }
 
         _builder = new EtlMessageBuilder(definition, script);
-        _reader = new EtlChangeReader(store, new EtlCollectionFilter(definition), _limits);
+        _collections = new EtlCollectionFilter(definition);
+        _reader = new EtlChangeReader(store, _collections, _limits);
         _publisher = new EtlPublisher(definition, createDestination);
-        _progress = new EtlProgressRecorder(store, ConsumerName);
+        _progress = new EtlProgressRecorder(store, ConsumerName, log);
     }
 
     public EtlTaskDefinition Definition { get; }
@@ -78,10 +96,16 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
 
     public static string ConsumerNameOf(string taskName) => ConsumerPrefix + taskName.ToLowerInvariant();
 
-    /// <summary>Registers the consumer (keeping earlier progress) and starts the loop.</summary>
+    /// <summary>Registers the consumer (keeping earlier progress) and starts the loop; in cluster mode the owner lease starts it.</summary>
     public async Task StartAsync()
     {
         var recorded = await _progress.RegisterAsync().ConfigureAwait(false);
+        if (_cluster is not null)
+        {
+            _state = EtlTaskState.Standby;
+            return;
+        }
+
         _state = EtlTaskState.Running;
         LogStarted(Definition.Name!, recorded, _publisher.Describe);
         _loop = Task.Run(() => RunAsync(_stop.Token));
@@ -106,6 +130,78 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             Interlocked.Read(ref _messagesSent), Errors.Count, _lastError, _lastErrorTime, _rate.PerSecond());
     }
 
+    /// <summary>
+    /// Cluster mode, while this node owns the task: resumes from the local progress and skips what the task's owners
+    /// recorded as sent, then runs the loop until <paramref name="lost"/> (the lease went) or disposal.
+    /// </summary>
+    public async Task RunOwnedAsync(CancellationToken lost)
+    {
+        await _owned.WaitAsync(lost).ConfigureAwait(false);
+        try
+        {
+            await RunOwnedCoreAsync(lost).ConfigureAwait(false);
+        }
+        finally
+        {
+            _owned.Release();
+        }
+    }
+
+    private async Task RunOwnedCoreAsync(CancellationToken lost)
+    {
+        var recorded = await _progress.RegisterAsync().ConfigureAwait(false);
+        _sent = _cluster!.Get(Definition.Name!);
+        _log!.Reset(_sent);
+        _state = EtlTaskState.Running;
+        LogOwned(Definition.Name!, recorded, _sent.ToList().Count);
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(_stop.Token, lost);
+        _loop = RunAsync(stop.Token);
+        try
+        {
+            await _loop.ConfigureAwait(false);
+        }
+        finally
+        {
+            if (_state != EtlTaskState.Errored)
+            {
+                _state = EtlTaskState.Standby;
+            }
+
+            // The destination's connections are not held while another node sends.
+            await _publisher.CloseAsync().ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>
+    /// Cluster mode, while another node owns the task: moves the local progress over the changes the owners recorded
+    /// as sent, so this node's store lets their tombstones go and a takeover starts from there.
+    /// </summary>
+    public async Task AdvanceOverSentAsync()
+    {
+        if (_cluster is null || !await _owned.WaitAsync(0).ConfigureAwait(false))
+        {
+            return;
+        }
+
+        try
+        {
+            await AdvanceOverSentCoreAsync().ConfigureAwait(false);
+        }
+        finally
+        {
+            _owned.Release();
+        }
+    }
+
+    private async Task AdvanceOverSentCoreAsync()
+    {
+        var covered = EtlCoveredChanges.LastCoveredEtag(_store, _collections, _progress.RecordedEtag, _cluster!.Get(Definition.Name!));
+        if (covered > _progress.RecordedEtag)
+        {
+            await _progress.AdvanceRecordedAsync(covered).ConfigureAwait(false);
+        }
+    }
+
     private async Task RunAsync(CancellationToken stop)
     {
         var readEtag = _progress.AcknowledgedEtag;
@@ -122,7 +218,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
 
                 if (failure is null)
                 {
-                    var batch = _reader.Read(readEtag);
+                    var batch = _reader.Read(readEtag, _sent);
                     if (batch.LastEtag > readEtag)
                     {
                         // The span covers preparing and handing over the batch; its acknowledgment arrives later.
@@ -132,7 +228,7 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
                         Telemetry.EtlTracing.Sent(span, prepared.Messages.Count, prepared.Failures.Count);
                         if (failure is null)
                         {
-                            _inFlight.Add(new EtlInFlightBatch(batch.LastEtag, prepared, acknowledged, batch.BodyBuffer));
+                            _inFlight.Add(new EtlInFlightBatch(batch.LastEtag, prepared, acknowledged, batch.BodyBuffer, batch.Highest));
                             readEtag = batch.LastEtag;
                         }
                     }
@@ -214,6 +310,10 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
             }
 
             messages += batch.Prepared.Messages.Count;
+            if (batch.Highest is { } highest)
+            {
+                _log!.Acknowledge(highest);
+            }
         }
 
         _progress.Acknowledge(_acknowledged[^1].LastEtag, _acknowledged.Count);
@@ -285,6 +385,9 @@ internal sealed partial class EtlTaskRunner : IAsyncDisposable
 
     [LoggerMessage(Level = LogLevel.Information, Message = "ETL task '{Task}' started after etag {Etag}, sending to {Destination}")]
     private partial void LogStarted(string task, long etag, string destination);
+
+    [LoggerMessage(Level = LogLevel.Information, Message = "ETL task '{Task}': this node owns it now; it goes on after etag {Etag}, skipping what its owners sent ({Partitions} log partitions recorded)")]
+    private partial void LogOwned(string task, long etag, int partitions);
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "ETL task '{Task}': sending failed; everything after etag {Etag} is sent again in {DelaySeconds} s: {Error}")]
     private partial void LogSendFailed(string task, long etag, double delaySeconds, string error);

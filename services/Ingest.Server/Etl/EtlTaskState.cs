@@ -14,4 +14,7 @@ public enum EtlTaskState
 
     /// <summary>The store failed (disk full, damage): the task stopped and says why in its last error; a new <c>PUT</c> or a restart starts it again.</summary>
     Errored,
+
+    /// <summary>Cluster mode: another node owns the task and sends; this one takes over if that node goes.</summary>
+    Standby,
 }

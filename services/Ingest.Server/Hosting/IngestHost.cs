@@ -59,6 +59,7 @@ public static class IngestHost
         builder.Services.AddDocumentStore();
         builder.Services.AddQueryEngine();
         builder.Services.AddGrafana();
+        builder.Services.AddSingleton<TaskOwnership>();
         builder.Services.AddSingleton<IngestionService>();
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddEtl(builder.Configuration);

@@ -36,6 +36,41 @@ public sealed partial class IngestionService : IHostedService, IAsyncDisposable
         }
     }
 
+    /// <summary>The configured sources; in cluster mode a RabbitMQ source is consumed by its owner only and forwarded through the cluster topic.</summary>
+    public IngestionService(
+        IOptions<SourcesOptions> sources, IOptions<BatchingOptions> batching, DocumentStore store, ILoggerFactory loggers, TimeProvider time,
+        IOptions<Cluster.ClusterOptions> cluster, IServiceProvider services)
+        : this(WithoutRabbitMqInCluster(sources, cluster), batching, store, loggers, time, cluster)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        if (!cluster.Value.Enabled)
+        {
+            return;
+        }
+
+        var ownership = services.GetRequiredService<Cluster.TaskOwnership>();
+        var log = services.GetService<Cluster.IClusterLog>()
+            ?? throw new InvalidOperationException("Cluster mode forwards RabbitMQ messages through the cluster topic, but no cluster log is registered.");
+        var options = sources.Value;
+        for (var i = 0; i < options.RabbitMq.Count; i++)
+        {
+            _sources.Add(new RabbitMq.RabbitMqForwardingSource(options.RabbitMq[i].EffectiveName(i), options.RabbitMq[i], ownership, log, loggers, time));
+        }
+    }
+
+    private static IOptions<SourcesOptions> WithoutRabbitMqInCluster(IOptions<SourcesOptions> sources, IOptions<Cluster.ClusterOptions> cluster)
+    {
+        ArgumentNullException.ThrowIfNull(sources);
+        ArgumentNullException.ThrowIfNull(cluster);
+        if (!cluster.Value.Enabled || sources.Value.RabbitMq.Count == 0)
+        {
+            return sources;
+        }
+
+        var options = sources.Value;
+        return Options.Create(new SourcesOptions { Kafka = options.Kafka, RabbitMq = [] });
+    }
+
     /// <summary>Runs the given sources (tests).</summary>
     internal IngestionService(IEnumerable<IngestSource> sources, ILogger<IngestionService> logger)
     {
