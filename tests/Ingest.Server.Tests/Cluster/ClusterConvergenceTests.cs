@@ -32,6 +32,9 @@ public sealed class ClusterConvergenceTests(BrokerFixture brokers, ITestOutputHe
 
     private readonly TestDirectory _directory = new();
     private readonly List<ClusterNode> _nodes = [];
+    private int _httpWrites;
+    private int _httpRetries;
+    private string? _lastHttpProblem;
 
     [Fact]
     [Trait("Category", "Cluster")]
@@ -112,7 +115,7 @@ public sealed class ClusterConvergenceTests(BrokerFixture brokers, ITestOutputHe
             await Task.Delay(random.Next(300, 2_500));
             var node = _nodes[random.Next(Nodes)];
             node.Kill();
-            output.WriteLine($"kill {kill}: {node.Name}; {model.Describe()}");
+            output.WriteLine($"kill {kill}: {node.Name}; {model.Describe()}; HTTP {_httpWrites} written, {_httpRetries} retried (last: {_lastHttpProblem})");
             if (kill == Kills / 2)
             {
                 // A lost disk: the node must rebuild everything from the topics (nothing has expired from them).
@@ -193,7 +196,7 @@ public sealed class ClusterConvergenceTests(BrokerFixture brokers, ITestOutputHe
                 new Uri($"docs?collection={collection}&pageSize=1000&start={start}", UriKind.Relative)));
             foreach (var item in json.RootElement.GetProperty("items").EnumerateArray())
             {
-                documents[item.GetProperty("id").GetString()!] = ClusterModel.Canonical(item.GetProperty("body"));
+                documents[item.GetProperty("id").GetString()!] = ClusterModel.Canonical(item.GetProperty("document"));
             }
 
             var next = json.RootElement.GetProperty("next");
@@ -294,20 +297,28 @@ public sealed class ClusterConvergenceTests(BrokerFixture brokers, ITestOutputHe
                     using var response = await node.Client.SendAsync(request, CancellationToken.None);
                     if (response.IsSuccessStatusCode || (body is null && response.StatusCode == HttpStatusCode.NotFound))
                     {
+                        _httpWrites++;
                         break;
                     }
+
+                    _httpRetries++;
+                    _lastHttpProblem = $"{node.Name} {(int)response.StatusCode} {await response.Content.ReadAsStringAsync(CancellationToken.None)}";
 
                     if (attempt > 200)
                     {
                         Assert.Fail($"{request.Method} {id} on {node.Name}: {(int)response.StatusCode} {await response.Content.ReadAsStringAsync(CancellationToken.None)}");
                     }
                 }
-                catch (HttpRequestException) when (attempt < 200)
+                catch (HttpRequestException e) when (attempt < 200)
                 {
                     // the node is down or was killed mid-request: the write may or may not have reached the log
+                    _httpRetries++;
+                    _lastHttpProblem = $"{node.Name} {e.Message}";
                 }
                 catch (TaskCanceledException) when (attempt < 200)
                 {
+                    _httpRetries++;
+                    _lastHttpProblem = $"{node.Name} timed out";
                 }
 
                 await Task.Delay(50, CancellationToken.None);
