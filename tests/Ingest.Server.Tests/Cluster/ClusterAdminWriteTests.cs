@@ -23,12 +23,24 @@ public sealed class ClusterAdminWriteTests(BrokerFixture brokers)
     public async Task An_index_reset_on_one_node_rebuilds_the_index_on_the_other()
     {
         await using var cluster = await TwoNodes.StartAsync(brokers);
-        Assert.Equal(HttpStatusCode.Created, (await cluster.A.Client.PutAsync("/docs/o-1?collection=Orders", Json("""{"customer":"c1"}"""))).StatusCode);
+        var doc = await cluster.A.Client.PutAsync("/docs/o-1?collection=Orders", Json("""{"customer":"c1"}"""));
+        Assert.Equal(HttpStatusCode.Created, doc.StatusCode);
         var put = await cluster.A.Client.PutAsync("/indexes/orders-by-customer", Json("""{"name":"orders-by-customer","collections":["Orders"],"fields":[{"name":"Customer","path":"customer","type":"keyword"}]}"""));
         Assert.Equal(HttpStatusCode.Created, put.StatusCode);
-        await cluster.B.Client.GetAsync($"/indexes/orders-by-customer?after={Position(put)}");
+
+        // The document and the index may be in different partitions, applied on B in either order: wait for both, and
+        // for B to have indexed the document, before noting B's last index batch.
+        Assert.Equal(HttpStatusCode.OK, (await cluster.B.Client.GetAsync($"/indexes/orders-by-customer?after={Position(doc)}&after={Position(put)}")).StatusCode);
         string? before = null;
-        await WaitUntilAsync(async () => (before = await LastBatchAtAsync(cluster.B)) is not null, Patience, "B indexed the document");
+        await WaitUntilAsync(
+            async () =>
+            {
+                using var details = JsonDocument.Parse(await cluster.B.Client.GetStringAsync("/indexes/orders-by-customer"));
+                before = await LastBatchAtAsync(cluster.B);
+                return details.RootElement.GetProperty("entries").GetInt64() == 1 && !details.RootElement.GetProperty("stale").GetBoolean() && before is not null;
+            },
+            Patience,
+            "B indexed the document");
 
         var reset = await cluster.A.Client.PostAsync("/indexes/orders-by-customer/reset", null);
         Assert.Equal(HttpStatusCode.Accepted, reset.StatusCode);
