@@ -9,8 +9,11 @@ namespace Ingest.Documents;
 /// <param name="Body">The JSON body, UTF-8; empty for a tombstone.</param>
 public sealed record Document(string Id, string Collection, long Etag, DateTime LastModified, DocumentFlags Flags, ReadOnlyMemory<byte> Body)
 {
-    /// <summary>When it expires (UTC), or null if it never does.</summary>
+    /// <summary>When it expires (UTC), or null if it never does; for a tombstone, when the document expired if expiration deleted it.</summary>
     public DateTime? ExpiresAt { get; init; }
+
+    /// <summary>The log position of the record that produced this version or delete (see <see cref="DocumentView.Position"/>), or null.</summary>
+    public LogPosition? Position { get; init; }
 
     /// <summary>Whether this is a tombstone.</summary>
     public bool IsDeleted => (Flags & DocumentFlags.Deleted) != 0;

@@ -17,4 +17,10 @@ public enum DocumentFlags : uint
 
     /// <summary>The stored body is a <c>CompressedBodyHeader</c> and a zstd frame, not raw JSON; readers see the JSON.</summary>
     Compressed = 4,
+
+    /// <summary>
+    /// The record holds the log position (topic, partition, offset) that produced it, after the expiry; readers see it
+    /// as a <see cref="LogPosition"/>. Records written before positions existed never have the flag.
+    /// </summary>
+    Positioned = 8,
 }

@@ -23,7 +23,9 @@ public sealed class DocumentReader : IDisposable
 {
     private readonly ReadTransaction _tx;
     private readonly DecompressorPool _decompressors;
+    private readonly TopicNames _topicNames;
     private BodyDecoder? _decoder;
+    private Tree? _topics;
     private Tree? _dictionaries;
     private Tree? _ids;
     private Tree? _byEtag;
@@ -31,10 +33,11 @@ public sealed class DocumentReader : IDisposable
     private bool _treesOpened;
     private bool _disposed;
 
-    internal DocumentReader(ReadTransaction tx, DecompressorPool decompressors)
+    internal DocumentReader(ReadTransaction tx, DecompressorPool decompressors, TopicNames topicNames)
     {
         _tx = tx;
         _decompressors = decompressors;
+        _topicNames = topicNames;
         NowTicks = DateTime.UtcNow.Ticks;
     }
 
@@ -112,6 +115,46 @@ public sealed class DocumentReader : IDisposable
         OpenTrees();
         var etags = collection.Length == 0 ? null : _tx.OpenFixedSizeTree(TreeNames.CollectionPrefix + IdKey.FoldToString(collection));
         return new CollectionEnumerator(this, etags, _byEtag, afterEtag);
+    }
+
+    /// <summary>
+    /// The live documents of a collection (any casing of its name) in id order, whatever order they were written in:
+    /// what a digest that must match across stores walks. Reads the whole id index once.
+    /// </summary>
+    public CollectionByIdEnumerator GetCollectionById(string collection)
+    {
+        ArgumentNullException.ThrowIfNull(collection);
+        OpenTrees();
+        var etags = collection.Length == 0 ? null : _tx.OpenFixedSizeTree(TreeNames.CollectionPrefix + IdKey.FoldToString(collection));
+        return new CollectionByIdEnumerator(this, _ids, etags, _byEtag);
+    }
+
+    /// <summary>Whether a collection (any casing of its name) was ever written to (it may hold no documents now).</summary>
+    public bool CollectionExists(string collection)
+    {
+        ArgumentNullException.ThrowIfNull(collection);
+        ThrowIfDisposed();
+        return collection.Length > 0 && _tx.OpenFixedSizeTree(TreeNames.CollectionPrefix + IdKey.FoldToString(collection)) != null;
+    }
+
+    /// <summary>The stored positions of every source, by source name and partition.</summary>
+    public IReadOnlyList<StoredSourcePosition> GetSourcePositions()
+    {
+        var result = new List<StoredSourcePosition>();
+        var sources = _tx.OpenTree(TreeNames.Sources);
+        if (sources == null)
+        {
+            return result;
+        }
+
+        var cursor = sources.CreateCursor();
+        for (var ok = cursor.First(); ok; ok = cursor.MoveNext())
+        {
+            var key = cursor.Key;
+            result.Add(ToPosition(Encoding.UTF8.GetString(key[..^5]), SourcePositionRecord.ReadPartition(key), cursor.Value));
+        }
+
+        return result;
     }
 
     /// <summary>The stored position of one source partition.</summary>
@@ -298,6 +341,15 @@ public sealed class DocumentReader : IDisposable
         _dictionaries ??= _tx.OpenTree(TreeNames.Dictionaries);
         _decoder ??= new BodyDecoder(_decompressors);
         return _decoder.Decode(etag, stored, _dictionaries);
+    }
+
+    /// <summary>The log position stored in a record's position bytes (<see cref="DocumentRecord.Position"/>).</summary>
+    internal LogPosition ReadPosition(ReadOnlySpan<byte> position)
+    {
+        ThrowIfDisposed();
+        var (topic, partition, offset) = DocumentRecord.ReadPosition(position);
+        _topics ??= _tx.OpenTree(TreeNames.Topics);
+        return new LogPosition(_topicNames.NameOf(topic, _topics), partition, offset);
     }
 
     private StoreStateRecord ReadState() => Writing.TransactionWriter.ReadState(_tx.OpenFixedSizeTree(TreeNames.State));

@@ -1,5 +1,6 @@
 using Ingest.Documents.Compression;
 using Ingest.Documents.Expiration;
+using Ingest.Documents.Reading;
 using Ingest.Documents.Records;
 using Ingest.Documents.Writing;
 using Ingest.Storage;
@@ -22,6 +23,7 @@ public sealed class DocumentStore : IDisposable
     private readonly BatchValidator _validator;
     private readonly GroupCommitWriter _writer;
     private readonly DecompressorPool _decompressors = new();
+    private readonly TopicNames _topicNames = new();
     private readonly BatchCompressor _compressor;
     private readonly CurrentExpirationRules _expiration = new();
     private TaskCompletionSource _changed = NewSignal();
@@ -200,7 +202,7 @@ public sealed class DocumentStore : IDisposable
     public DocumentReader BeginRead()
     {
         ThrowIfDisposed();
-        return new DocumentReader(_env.BeginRead(), _decompressors);
+        return new DocumentReader(_env.BeginRead(), _decompressors, _topicNames);
     }
 
     /// <summary>

@@ -54,8 +54,24 @@ public readonly ref struct DocumentView
     /// <summary>Whether this is a tombstone.</summary>
     public bool IsDeleted => (Flags & DocumentFlags.Deleted) != 0;
 
-    /// <summary>When it expires (UTC), or null if it never does.</summary>
+    /// <summary>
+    /// When it expires (UTC), or null if it never does. For a tombstone: when the document expired, if the expiration
+    /// task deleted it; null for any other delete.
+    /// </summary>
     public DateTime? ExpiresAt => _header.HasExpiry ? new DateTime(_header.ExpiresTicks(Value), DateTimeKind.Utc) : null;
+
+    /// <summary>
+    /// The log position of the record that produced this version (or delete), the same on every node that applied it;
+    /// null if it was written without one. A tombstone the expiration task made carries the position of the version that expired.
+    /// </summary>
+    public LogPosition? Position
+    {
+        get
+        {
+            var position = _header.Position(Value);
+            return position.IsEmpty ? null : _reader.ReadPosition(position);
+        }
+    }
 
     /// <summary>When it was written (UTC).</summary>
     public DateTime LastModified => new(_header.LastModifiedTicks, DateTimeKind.Utc);
@@ -76,5 +92,5 @@ public readonly ref struct DocumentView
     }
 
     /// <summary>Copies the document out of the store.</summary>
-    public Document ToDocument() => new(Id, Collection, Etag, LastModified, Flags, Body.ToArray()) { ExpiresAt = ExpiresAt };
+    public Document ToDocument() => new(Id, Collection, Etag, LastModified, Flags, Body.ToArray()) { ExpiresAt = ExpiresAt, Position = Position };
 }

@@ -32,13 +32,21 @@ public sealed class WriteBatch
     internal PendingBatch? LastWrite { get; set; }
 
     /// <summary>Adds a put of a JSON document (UTF-8) with the given id and collection.</summary>
-    public WriteBatch Put(string id, string collection, ReadOnlySpan<byte> json)
+    public WriteBatch Put(string id, string collection, ReadOnlySpan<byte> json) => Put(id, collection, json, null);
+
+    /// <summary>
+    /// Adds a put of a JSON document (UTF-8) with the given id and collection, recording the log position of the
+    /// record that produced it (null: none), which readers see as <see cref="DocumentView.Position"/>.
+    /// </summary>
+    public WriteBatch Put(string id, string collection, ReadOnlySpan<byte> json, LogPosition? position)
     {
         ArgumentNullException.ThrowIfNull(id);
         ArgumentNullException.ThrowIfNull(collection);
         EnsureMutable();
         var offset = Append(json);
-        _operations.Add(new BatchOperation { Kind = OperationKind.Put, Name = id, Text = collection, PayloadOffset = offset, PayloadLength = json.Length });
+        var op = new BatchOperation { Kind = OperationKind.Put, Name = id, Text = collection, PayloadOffset = offset, PayloadLength = json.Length };
+        SetPosition(ref op, position);
+        _operations.Add(op);
         return this;
     }
 
@@ -50,9 +58,9 @@ public sealed class WriteBatch
     /// is internal: only the ingestion service (which uses it for bodies its mapper read) and tests can
     /// skip the check; every public put (the HTTP API, other callers) is validated by the store.
     /// </summary>
-    internal WriteBatch PutValidated(string id, string collection, ReadOnlySpan<byte> json)
+    internal WriteBatch PutValidated(string id, string collection, ReadOnlySpan<byte> json, LogPosition? position = null)
     {
-        Put(id, collection, json);
+        Put(id, collection, json, position);
         var op = _operations[^1];
         op.BodyValidated = true;
         _operations[^1] = op;
@@ -67,11 +75,16 @@ public sealed class WriteBatch
     }
 
     /// <summary>Adds a delete. Deleting an id that does not exist (when the batch commits) does nothing and takes no etag.</summary>
-    public WriteBatch Delete(string id)
+    public WriteBatch Delete(string id) => Delete(id, null);
+
+    /// <summary>Adds a delete whose tombstone records the log position of the record that asked for it (null: none).</summary>
+    public WriteBatch Delete(string id, LogPosition? position)
     {
         ArgumentNullException.ThrowIfNull(id);
         EnsureMutable();
-        _operations.Add(new BatchOperation { Kind = OperationKind.Delete, Name = id });
+        var op = new BatchOperation { Kind = OperationKind.Delete, Name = id };
+        SetPosition(ref op, position);
+        _operations.Add(op);
         return this;
     }
 
@@ -149,6 +162,17 @@ public sealed class WriteBatch
     internal void AdvancePastKey(int length) => _used += length;
 
     internal void SetOperation(int index, in BatchOperation operation) => _operations[index] = operation;
+
+    private static void SetPosition(ref BatchOperation op, LogPosition? position)
+    {
+        if (position is { } p)
+        {
+            ArgumentNullException.ThrowIfNull(p.Topic, nameof(position));
+            op.Topic = p.Topic;
+            op.Partition = p.Partition;
+            op.Offset = p.Offset;
+        }
+    }
 
     private int Append(ReadOnlySpan<byte> bytes)
     {

@@ -4,7 +4,8 @@ using CloudNative.CloudEvents;
 namespace Ingest.Contracts.CloudEvents;
 
 /// <summary>
-/// The CloudEvent for one change of one document: <c>id</c> = <c>{documentId}@{etag}</c>, so a consumer
+/// The CloudEvent for one change of one document: <c>id</c> = <c>{documentId}@{topic}-{partition}-{offset}</c>
+/// for a change with a log position (<c>{documentId}@{etag}</c> for one without), so a consumer
 /// that sees the same change twice (at-least-once delivery) can drop the repeat; <c>subject</c> = the
 /// document id; <c>time</c> = the change's last-modified time.
 /// </summary>
@@ -13,9 +14,24 @@ public static class DocumentChangeEvent
     /// <summary>The JSON media type of a put's data.</summary>
     public const string JsonContentType = "application/json";
 
-    /// <summary>The event id of one change: unique per document and etag, stable across resends.</summary>
+    /// <summary>The event id of one change: unique per document and etag, stable across resends (etags are one store's own: for a change that has no log position).</summary>
     public static string EventId(string documentId, long etag) =>
         string.Create(CultureInfo.InvariantCulture, $"{documentId}@{etag}");
+
+    /// <summary>
+    /// The event id of a change made by the log record at <paramref name="topic"/>, <paramref name="partition"/>,
+    /// <paramref name="offset"/>: <c>{documentId}@{topic}-{partition}-{offset}</c>, the same whichever node sends it.
+    /// </summary>
+    public static string EventId(string documentId, string topic, int partition, long offset) =>
+        string.Create(CultureInfo.InvariantCulture, $"{documentId}@{topic}-{partition}-{offset}");
+
+    /// <summary>
+    /// The event id of the delete of a document that expired, when the version that expired came from the log record at
+    /// <paramref name="topic"/>, <paramref name="partition"/>, <paramref name="offset"/>:
+    /// <c>{documentId}@expired-{topic}-{partition}-{offset}</c>, the same on every node that expires that version.
+    /// </summary>
+    public static string ExpiredEventId(string documentId, string topic, int partition, long offset) =>
+        string.Create(CultureInfo.InvariantCulture, $"{documentId}@expired-{topic}-{partition}-{offset}");
 
     /// <summary>
     /// The <c>source</c> of a collection's events: the instance's source prefix, then the collection

@@ -11,6 +11,7 @@ namespace Ingest.Contracts.Http;
 [JsonSerializable(typeof(DeadLetterEntry))]
 [JsonSerializable(typeof(HealthResponse))]
 [JsonSerializable(typeof(StatsResponse))]
+[JsonSerializable(typeof(ClusterResponse))]
 [JsonSerializable(typeof(ExpirationStatsEntry))]
 [JsonSerializable(typeof(VerifyResponse))]
 [JsonSerializable(typeof(IndexListResponse))]

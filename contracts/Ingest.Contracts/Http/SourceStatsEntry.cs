@@ -21,4 +21,23 @@ public sealed record SourceStatsEntry(
     long DeadLetters,
     bool Paused,
     IReadOnlyList<PartitionStatsEntry> Partitions,
-    BatchingStatsEntry Batching);
+    BatchingStatsEntry Batching)
+{
+    /// <summary>A Kafka source's consumer group (<c>&lt;GroupId&gt;.&lt;node&gt;</c> in cluster mode); null for a queue.</summary>
+    public string? Group { get; init; }
+
+    /// <summary>A Kafka source's consumer's <c>client.id</c> (<c>ingest-&lt;node&gt;/&lt;source&gt;</c>, or <c>ingest-&lt;machine&gt;-&lt;pid&gt;/&lt;source&gt;</c> on one node).</summary>
+    public string? ClientId { get; init; }
+
+    /// <summary>Whether the source shares its group on purpose (<c>SharedGroup: true</c>).</summary>
+    public bool SharedGroup { get; init; }
+
+    /// <summary>Members of the group other than this source, as last described by the broker.</summary>
+    public IReadOnlyList<GroupMemberEntry>? OtherMembers { get; init; }
+
+    /// <summary>Records this store never read because the topic's retention had removed them (a rebuild that could not be complete); 0 when none.</summary>
+    public long LostToRetention { get; init; }
+
+    /// <summary>Per partition, where its log started and how many records were lost before it.</summary>
+    public IReadOnlyList<RetentionLossEntry>? RetentionLosses { get; init; }
+}

@@ -17,6 +17,7 @@ namespace Ingest.Documents.Records;
 /// docs/dictionary-refs FixedSizeTree  dictionary id               -> documents compressed with it (i64); key 0: last id given
 /// docs/expiry          Tree           expiry ticks (BE), folded id -> etag (int64, LE); see ExpiryKey
 /// docs/expiration-rules Tree          folded collection (UTF-8)   -> ExpirationRuleRecord + field + collection name
+/// docs/topics          Tree           'n' + topic name / 'i' + number (BE) -> number / name; see TopicKey
 /// </code>
 /// Documents live in etag order, so the changes feed is one sequential scan; the id tree is the
 /// index that finds a document's etag.
@@ -37,4 +38,5 @@ internal static class TreeNames
     public const string DictionaryReferences = "docs/dictionary-refs";
     public const string Expiry = "docs/expiry";
     public const string ExpirationRules = "docs/expiration-rules";
+    public const string Topics = "docs/topics";
 }

@@ -18,10 +18,15 @@ internal struct BatchOperation
     public int PayloadLength;
     public int KeyOffset;
     public int KeyLength;
+
+    /// <summary>The source partition (source position, dead letter) or the log position's partition (put, delete).</summary>
     public int Partition;
 
-    /// <summary>The source offset (source position, dead letter) or the dead letter id (dead letter delete).</summary>
+    /// <summary>The source offset (source position, dead letter), the dead letter id (dead letter delete) or the log position's offset (put, delete).</summary>
     public long Offset;
+
+    /// <summary>The log position's topic (put, delete); null: the operation has no log position.</summary>
+    public string? Topic;
 
     /// <summary>A put whose caller already validated the JSON (<see cref="WriteBatch.PutValidated"/>): only its size is checked.</summary>
     public bool BodyValidated;

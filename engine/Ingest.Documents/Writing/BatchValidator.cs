@@ -91,9 +91,11 @@ internal sealed class BatchValidator(DocumentStoreOptions options, CurrentExpira
                 op.CollectionName = Collection(op.Name, op.Text!, i);
                 ValidateBodySize(op, i);
                 StampExpiry(batch, ref op, i, rules, nowTicks);
+                ValidatePosition(op, i);
                 break;
             case OperationKind.Delete:
                 FoldId(batch, ref op, i);
+                ValidatePosition(op, i);
                 break;
             case OperationKind.SourcePosition:
                 ValidateSource(op.Name, i);
@@ -177,6 +179,20 @@ internal sealed class BatchValidator(DocumentStoreOptions options, CurrentExpira
         op.ExpiresTicks = rules.Count == 0
             ? op.ExplicitExpiresTicks
             : rules.Compute(op.CollectionName!.Folded, body, op.ExplicitExpiresTicks, nowTicks, options.MaxJsonDepth);
+    }
+
+    private static void ValidatePosition(in BatchOperation op, int index)
+    {
+        if (op.Topic is not { } topic)
+        {
+            return;
+        }
+
+        ValidateName(topic, "log position's topic", DocumentStoreOptions.MaxSourceBytes, op.Name, index);
+        if (op.Partition < 0 || op.Offset < 0)
+        {
+            throw new InvalidDocumentException(op.Name, index, $"the log position {topic}-{op.Partition}-{op.Offset} has a negative partition or offset.");
+        }
     }
 
     private static void ValidateSource(string source, int index)

@@ -94,7 +94,7 @@ internal sealed partial class TransactionWriter
                 EtagKey.Write(etagKey, BinaryPrimitives.ReadInt64LittleEndian(etagValue));
                 if (_byEtag.TryGet(etagKey, out var record) && DocumentRecord.Read(record).ExpiresTicks(record) == ticks)
                 {
-                    Delete(foldedId, out var collection);
+                    Delete(foldedId, default, expired: true, out var collection);
                     perEntry[collection!] = perEntry.GetValueOrDefault(collection!) + 1;
                     deleted++;
                     continue;

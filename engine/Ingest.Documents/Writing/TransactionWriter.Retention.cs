@@ -150,9 +150,11 @@ internal sealed partial class TransactionWriter
         }
 
         var afterNames = header.AfterNames;
-        var size = afterNames + (wanted == 0 ? 0 : DocumentRecord.ExpiresSize) + body.Length;
+        var position = header.Position(value); // kept as it is, after the expiry
+        var size = afterNames + (wanted == 0 ? 0 : DocumentRecord.ExpiresSize) + position.Length + body.Length;
         var copy = Buffer(size);
         value[..afterNames].CopyTo(copy);
+        position.CopyTo(copy[(size - body.Length - position.Length)..]);
         body.CopyTo(copy[(size - body.Length)..]);
         var updated = header;
         updated.Flags = wanted == 0 ? header.Flags & ~(uint)DocumentFlags.Expires : header.Flags | (uint)DocumentFlags.Expires;

@@ -17,6 +17,7 @@ namespace Ingest.Documents.Writing;
 internal sealed partial class TransactionWriter(CompressionWriter compression, CurrentExpirationRules expiration, int maxJsonDepth) : IDisposable
 {
     private readonly Dictionary<string, CollectionEntry> _collections = new(StringComparer.Ordinal);
+    private readonly TopicNumbers _topics = new();
     private byte[] _purgeKeys = new byte[EtagKey.Size * 1024];
     private WriteTransaction? _tx;
     private Tree _ids = null!;
@@ -46,6 +47,7 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
         _stateTree = tx.CreateFixedSizeTree(TreeNames.State, StoreStateRecord.Size);
         _state = ReadState(_stateTree);
         compression.Begin(tx, _nowTicks);
+        _topics.Begin(tx);
     }
 
     public static StoreStateRecord ReadState(FixedSizeTree? stateTree)
@@ -85,7 +87,11 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
     }
 
     /// <summary>After the transaction <see cref="Begin"/> was given committed.</summary>
-    public void Committed() => compression.Committed();
+    public void Committed()
+    {
+        compression.Committed();
+        _topics.Committed();
+    }
 
     public void Dispose() => compression.Dispose();
 
@@ -103,7 +109,7 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
                     etag = Put(batch, op, ReferenceEquals(batch.ExpirationRules, expiration.Rules));
                     break;
                 case OperationKind.Delete:
-                    etag = Delete(batch.Bytes(op.KeyOffset, op.KeyLength), out _);
+                    etag = Delete(batch.Bytes(op.KeyOffset, op.KeyLength), in op, expired: false, out _);
                     break;
                 case OperationKind.SourcePosition:
                     SetSourcePosition(op.Name, op.Partition, op.Offset);
@@ -146,7 +152,7 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
                 throw new InvalidDataException($"The id index holds a {replaced}-byte value for an id; it holds 8-byte etags.");
             }
 
-            RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(previous), key, name.Utf8, collection, makeTombstone: false, out _);
+            RemoveLive(BinaryPrimitives.ReadInt64LittleEndian(previous), key, name.Utf8, collection, Tombstone.None, default, out _);
         }
 
         var json = batch.Bytes(op.PayloadOffset, op.PayloadLength);
@@ -157,16 +163,18 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
             ? op.ExpiresTicks
             : expiration.Rules.Compute(name.Folded, json, op.ExplicitExpiresTicks, _nowTicks, maxJsonDepth);
         var expiresBytes = expires == 0 ? 0 : DocumentRecord.ExpiresSize;
+        var positionBytes = op.Topic is null ? 0 : DocumentRecord.PositionSize;
+        var topic = op.Topic is null ? 0 : _topics.NumberOf(op.Topic);
         var precompressed = op.StoredLength > 0 ? batch.Bytes(op.StoredOffset, op.StoredLength) : default;
         var body = compression.Encode(collection, json, in op, precompressed, out var flags);
         var idBytes = Encoding.UTF8.GetByteCount(op.Name);
         var afterNames = DocumentRecord.Size + idBytes + name.Utf8.Length;
-        var size = afterNames + expiresBytes + body.Length;
+        var size = afterNames + expiresBytes + positionBytes + body.Length;
         var value = Buffer(size);
         var header = new DocumentRecord
         {
             LastModifiedTicks = _nowTicks,
-            Flags = (uint)flags | (expires == 0 ? 0u : (uint)DocumentFlags.Expires),
+            Flags = (uint)flags | (expires == 0 ? 0u : (uint)DocumentFlags.Expires) | (positionBytes == 0 ? 0u : (uint)DocumentFlags.Positioned),
             IdLength = (ushort)idBytes,
             CollectionLength = (ushort)name.Utf8.Length,
         };
@@ -178,7 +186,12 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
             BinaryPrimitives.WriteInt64LittleEndian(value[afterNames..], expires);
         }
 
-        body.CopyTo(value[(afterNames + expiresBytes)..]);
+        if (positionBytes != 0)
+        {
+            DocumentRecord.WritePosition(value[(afterNames + expiresBytes)..], topic, op.Partition, op.Offset);
+        }
+
+        body.CopyTo(value[(afterNames + expiresBytes + positionBytes)..]);
 
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
         EtagKey.Write(etagKey, etag);
@@ -199,7 +212,11 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
         return etag;
     }
 
-    private long Delete(ReadOnlySpan<byte> key, out CollectionEntry? collection)
+    /// <summary>
+    /// Deletes the document with this folded id, leaving a tombstone: with <paramref name="op"/>'s log position for
+    /// a delete asked for, or, when <paramref name="expired"/>, with the expiry and the position of the version that expired.
+    /// </summary>
+    private long Delete(ReadOnlySpan<byte> key, in BatchOperation op, bool expired, out CollectionEntry? collection)
     {
         collection = null;
         if (!_ids.TryGet(key, out var existing))
@@ -208,7 +225,13 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
         }
 
         var oldEtag = BinaryPrimitives.ReadInt64LittleEndian(existing);
-        var record = RemoveLive(oldEtag, key, default, null, makeTombstone: true, out var removedFrom);
+        var tombstone = expired
+            ? Tombstone.OfExpired
+            : op.Topic is null ? Tombstone.Plain : Tombstone.Positioned;
+        var topic = tombstone == Tombstone.Positioned ? _topics.NumberOf(op.Topic!) : 0;
+        Span<byte> position = stackalloc byte[DocumentRecord.PositionSize];
+        DocumentRecord.WritePosition(position, topic, op.Partition, op.Offset);
+        var record = RemoveLive(oldEtag, key, default, null, tombstone, position, out var removedFrom);
         collection = removedFrom;
         _ids.Delete(key);
 
@@ -223,10 +246,12 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
 
     /// <summary>
     /// Removes the live document at <paramref name="etag"/> from the etag tree, its collection's set
-    /// and the counters. With <paramref name="makeTombstone"/> set, returns its tombstone record (in the
-    /// shared value buffer: valid until the next call that uses it).
+    /// and the counters. Unless <paramref name="tombstone"/> is <see cref="Tombstone.None"/>, returns its tombstone
+    /// record (in the shared value buffer: valid until the next call that uses it); a <see cref="Tombstone.Positioned"/>
+    /// one carries <paramref name="position"/>'s bytes.
     /// </summary>
-    private ReadOnlySpan<byte> RemoveLive(long etag, ReadOnlySpan<byte> foldedId, ReadOnlySpan<byte> hintCollectionUtf8, CollectionEntry? hint, bool makeTombstone, out CollectionEntry collection)
+    private ReadOnlySpan<byte> RemoveLive(
+        long etag, ReadOnlySpan<byte> foldedId, ReadOnlySpan<byte> hintCollectionUtf8, CollectionEntry? hint, Tombstone tombstone, ReadOnlySpan<byte> position, out CollectionEntry collection)
     {
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
         var value = ReadDocument(etagKey, etag, "The id index");
@@ -240,16 +265,9 @@ internal sealed partial class TransactionWriter(CompressionWriter compression, C
         var bodyLength = compression.Removed(collection, header, header.Body(value));
 
         ReadOnlySpan<byte> result = default;
-        if (makeTombstone)
+        if (tombstone != Tombstone.None)
         {
-            var size = DocumentRecord.Size + header.IdLength + header.CollectionLength;
-            var copy = Buffer(size);
-            value[..size].CopyTo(copy);
-            var tomb = header;
-            tomb.LastModifiedTicks = _nowTicks;
-            tomb.Flags = (tomb.Flags | (uint)DocumentFlags.Deleted) & ~(uint)(DocumentFlags.Compressed | DocumentFlags.Expires); // no body, no expiry field
-            RecordIO.Write(copy, in tomb);
-            result = copy;
+            result = MakeTombstone(header, value, tombstone, position);
         }
 
         if (header.HasExpiry)

@@ -89,34 +89,36 @@ internal sealed class WriteBatchBuilder
             {
                 case IngestItemKind.Put when item.BodyValidated && _mapperValidationSuffices:
                     operationItems.Add(i);
-                    write.PutValidated(item.Id!, item.Collection!, item.Payload.Span);
+                    write.PutValidated(item.Id!, item.Collection!, item.Payload.Span, position.ToLogPosition());
                     written++;
                     break;
                 case IngestItemKind.Put:
                     operationItems.Add(i);
-                    write.Put(item.Id!, item.Collection!, item.Payload.Span);
+                    write.Put(item.Id!, item.Collection!, item.Payload.Span, position.ToLogPosition());
                     written++;
                     break;
                 case IngestItemKind.Delete:
                     operationItems.Add(i);
-                    write.Delete(item.Id!);
+                    write.Delete(item.Id!, position.ToLogPosition());
                     written++;
                     break;
                 case IngestItemKind.Transformed:
                     // Each operation points back at its message: one the store refuses turns the
-                    // whole message into a dead letter, so a message never half-applies.
+                    // whole message into a dead letter, so a message never half-applies. Every
+                    // operation records the message's log position.
                     var operations = item.Operations!;
+                    var logPosition = position.ToLogPosition();
                     for (var j = 0; j < operations.Count; j++)
                     {
                         operationItems.Add(i);
                         var operation = operations[j];
                         if (operation.Kind == IngestItemKind.Delete)
                         {
-                            write.Delete(operation.Id);
+                            write.Delete(operation.Id, logPosition);
                         }
                         else
                         {
-                            write.Put(operation.Id, operation.Collection!, operation.Body);
+                            write.Put(operation.Id, operation.Collection!, operation.Body, logPosition);
                         }
                     }
 

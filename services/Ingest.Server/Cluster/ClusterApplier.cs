@@ -54,7 +54,8 @@ internal sealed partial class ClusterApplier : IBatchAcknowledger, IAsyncDisposa
         _housekeeping = new KafkaHousekeeping(offsets, new KafkaWatermarkRefresher(_partitions));
         _flow = new KafkaFlowControl(SourceName, _connection, _housekeeping, _logger);
         _rebalance = new KafkaRebalanceHandler(
-            SourceName, store, _partitions, _writer, offsets, _flow, _connection, _shutdown.Abandoning, _shutdown.DrainGivenUp, _logger);
+            // The cluster topic is read from its start wherever the store has no position: it holds every write.
+            SourceName, store, _partitions, _writer, offsets, _flow, _connection, watch: null, Offset.Beginning, _shutdown.Abandoning, _shutdown.DrainGivenUp, _logger);
         _reset = new KafkaReset(SourceName, store, _partitions, _writer, new KafkaOffsetResolver(SourceName, [options.Topic]), _shutdown.DrainGivenUp, _logger);
         var byKind = new Dictionary<string, IClusterRecordHandler>(StringComparer.Ordinal);
         foreach (var handler in handlers)

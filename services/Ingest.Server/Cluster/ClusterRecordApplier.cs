@@ -34,7 +34,7 @@ internal sealed partial class ClusterRecordApplier(
         var message = result.Message;
         var partition = result.Partition.Value;
         var state = partitions.Get(result.Topic, partition, out var epoch);
-        var position = new ItemPosition(state.Origin, partition, result.Offset.Value, epoch);
+        var position = new ItemPosition(state.Origin, partition, result.Offset.Value, epoch, state.Topic);
         var clusterPosition = new ClusterPosition(partition, result.Offset.Value);
         _headers.Headers = message.Headers is { Count: > 0 } present ? present : null;
         try

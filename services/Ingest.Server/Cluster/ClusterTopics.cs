@@ -81,7 +81,9 @@ internal sealed partial class ClusterTopics(ClusterOptions options, DocumentStor
         Metadata metadata;
         try
         {
-            metadata = admin.GetMetadata(topic, MetadataTimeout);
+            // Every topic's metadata, not this one's: a metadata request naming a topic lets a broker with
+            // auto.create.topics.enable create it on the spot, with the broker's default partition count.
+            metadata = admin.GetMetadata(MetadataTimeout);
         }
         catch (KafkaException ex)
         {

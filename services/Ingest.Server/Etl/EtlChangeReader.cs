@@ -63,7 +63,12 @@ internal sealed class EtlChangeReader(DocumentStore store, EtlCollectionFilter c
                     }
                 }
 
-                changes.Add(new Document(change.Id, collection, change.Etag, change.LastModified, change.Flags, copy));
+                // Node-independent ids come from the position; an expired delete's expiry says the expiration made it.
+                changes.Add(new Document(change.Id, collection, change.Etag, change.LastModified, change.Flags, copy)
+                {
+                    Position = change.Position,
+                    ExpiresAt = change.IsDeleted ? change.ExpiresAt : null,
+                });
                 bytes += body.Length + MessageOverheadBytes;
             }
 

@@ -46,7 +46,7 @@ internal sealed unsafe class EtlKafkaHeaders(string instanceSource) : IDisposabl
     /// </summary>
     public static int ScratchBytes(EtlMessage message, int traceParentLength)
     {
-        var bytes = Encoding.UTF8.GetMaxByteCount(message.DocumentId.Length) + SuffixBytes + traceParentLength;
+        var bytes = MaxIdBytes(message) + traceParentLength;
         if (!ReferenceEquals(message.Key, message.DocumentId))
         {
             bytes += Encoding.UTF8.GetMaxByteCount(message.Key.Length);
@@ -65,14 +65,36 @@ internal sealed unsafe class EtlKafkaHeaders(string instanceSource) : IDisposabl
     /// <param name="traceParent">The W3C traceparent of the sending span in UTF-8, or empty when none is recorded.</param>
     public void Write(KafkaRecordBuilder record, EtlMessage message, ReadOnlySpan<byte> traceParent = default)
     {
-        // The id, {documentId}@{etag}[#{n}]; the subject is its document id part.
-        var maxId = Encoding.UTF8.GetMaxByteCount(message.DocumentId.Length) + SuffixBytes;
+        // The id (see EtlMessage.EventId): {documentId}@{topic}-{partition}-{offset}, @expired-{topic}-{partition}-{offset}
+        // or @{etag}, then #{n} for a fan-out; the subject is its document id part.
+        var maxId = MaxIdBytes(message);
         var id = record.Reserve(maxId, out var idPointer);
         var idLength = Encoding.UTF8.GetBytes(message.DocumentId, id);
         var subjectLength = idLength;
         id[idLength++] = (byte)'@';
-        message.Etag.TryFormat(id[idLength..], out var written, provider: CultureInfo.InvariantCulture);
-        idLength += written;
+        int written;
+        if (message.Position is { } position)
+        {
+            if (message.Expired)
+            {
+                "expired-"u8.CopyTo(id[idLength..]);
+                idLength += 8;
+            }
+
+            idLength += Encoding.UTF8.GetBytes(position.Topic, id[idLength..]);
+            id[idLength++] = (byte)'-';
+            position.Partition.TryFormat(id[idLength..], out written, provider: CultureInfo.InvariantCulture);
+            idLength += written;
+            id[idLength++] = (byte)'-';
+            position.Offset.TryFormat(id[idLength..], out written, provider: CultureInfo.InvariantCulture);
+            idLength += written;
+        }
+        else
+        {
+            message.Etag.TryFormat(id[idLength..], out written, provider: CultureInfo.InvariantCulture);
+            idLength += written;
+        }
+
         if (message.FanOutIndex >= 0)
         {
             id[idLength++] = (byte)'#';
@@ -116,6 +138,11 @@ internal sealed unsafe class EtlKafkaHeaders(string instanceSource) : IDisposabl
             record.Header((byte*)namePointer, (byte*)valuePointer, valueLength);
         }
     }
+
+    // The id's bytes at most: the document id, '@', the etag or "expired-", topic, partition and offset, '#' and a fan-out index.
+    private static int MaxIdBytes(EtlMessage message) =>
+        Encoding.UTF8.GetMaxByteCount(message.DocumentId.Length) + SuffixBytes
+        + (message.Position is { } position ? Encoding.UTF8.GetMaxByteCount(position.Topic.Length) + 8 + 11 + 1 : 0);
 
     public void Dispose()
     {

@@ -6,8 +6,8 @@ namespace Ingest.Server.Etl;
 /// <summary>
 /// Turns changes into messages: a put becomes the transform's messages (or the document itself
 /// when the task has no transform), a tombstone a deleted event keyed by the document id (a delete
-/// has no body for a transform to read). Fan-out messages get ids <c>{id}@{etag}#{n}</c> so each
-/// stays unique.
+/// has no body for a transform to read). Ids follow the change's log position when it has one (see
+/// <see cref="EtlMessage.EventId"/>); fan-out messages get <c>#{n}</c> after it so each stays unique.
 /// </summary>
 internal sealed class EtlMessageBuilder(EtlTaskDefinition definition, EtlScript? script)
 {
@@ -19,14 +19,17 @@ internal sealed class EtlMessageBuilder(EtlTaskDefinition definition, EtlScript?
         {
             if (change.IsDeleted)
             {
-                messages.Add(new EtlMessage(change.Id, change.Etag, change.Collection, change.LastModified, true, default, -1, change.Id, DefaultDestination(null), []));
+                // A tombstone with an expiry is the expiration task's: it carries the expired version's position.
+                messages.Add(new EtlMessage(
+                    change.Id, change.Etag, change.Collection, change.LastModified, true, default, -1, change.Id, DefaultDestination(null), [],
+                    change.Position, Expired: change.ExpiresAt is not null));
                 continue;
             }
 
             if (script is null)
             {
                 messages.Add(new EtlMessage(
-                    change.Id, change.Etag, change.Collection, change.LastModified, false, change.Body, -1, change.Id, DefaultDestination(change), []));
+                    change.Id, change.Etag, change.Collection, change.LastModified, false, change.Body, -1, change.Id, DefaultDestination(change), [], change.Position));
                 continue;
             }
 
@@ -46,7 +49,7 @@ internal sealed class EtlMessageBuilder(EtlTaskDefinition definition, EtlScript?
                 var output = outputs[i];
                 messages.Add(new EtlMessage(
                     change.Id, change.Etag, change.Collection, change.LastModified, false, output.Body, outputs.Count > 1 ? i : -1,
-                    output.Key ?? change.Id, output.Destination ?? DefaultDestination(change), output.Headers));
+                    output.Key ?? change.Id, output.Destination ?? DefaultDestination(change), output.Headers, change.Position));
             }
         }
 

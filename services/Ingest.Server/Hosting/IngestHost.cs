@@ -63,6 +63,7 @@ public static class IngestHost
         builder.Services.AddHostedService(static provider => provider.GetRequiredService<IngestionService>());
         builder.Services.AddEtl(builder.Configuration);
         builder.Services.AddCluster(builder.Configuration);
+        builder.Services.AddClusterMap();
         builder.Services.AddExpiration(builder.Configuration);
         builder.Services.AddProblemDetails();
         builder.Services.AddExceptionHandler<ProblemExceptionHandler>();
@@ -87,7 +88,9 @@ public static class IngestHost
         app.MapGrafanaEndpoints();
         app.MapEtlEndpoints();
         app.MapExpirationEndpoints();
+        app.MapClusterDigestEndpoints();
         app.MapMetricsEndpoint();
+        app.MapClusterEndpoints();
         return app;
     }
 

@@ -12,7 +12,8 @@ namespace Ingest.Server.Operations;
 
 /// <summary>
 /// Liveness (the process answers) and readiness (the store is open, its disk is not full, no damaged
-/// page was found, every source has its broker, no index is errored (an errored index stops only itself,
+/// page was found, every source has its broker and no Kafka source shares its consumer group unknowingly (the
+/// others are named: each member would read only part of the topic; see docs/cluster.md, "No silent split"), no index is errored (an errored index stops only itself,
 /// but its queries would answer from damaged storage, so readiness names it and its error), and every
 /// ETL task reaches its broker and runs: a retrying task is treated like a disconnected source).
 /// </summary>
@@ -41,8 +42,8 @@ public static class HealthEndpoints
         for (var i = 0; i < sources.Length; i++)
         {
             var status = ingestion.Sources[i].GetStatus();
-            sources[i] = new SourceHealth(status.Name, status.Kind, status.Connected, status.Error);
-            healthy &= status.Connected;
+            sources[i] = ToHealth(status);
+            healthy &= status.Connected && status.Group?.Split is null;
         }
 
         var statuses = storeState == StoreClosed ? [] : engine.Indexes.GetStatuses();
@@ -66,6 +67,35 @@ public static class HealthEndpoints
         var report = new HealthResponse(healthy ? Healthy : Unhealthy, storeState, data.FullPath, sources, storeError, indexHealth, etlHealth);
         return TypedResults.Json(
             report, IngestHttpJsonContext.Default.HealthResponse, statusCode: healthy ? StatusCodes.Status200OK : StatusCodes.Status503ServiceUnavailable);
+    }
+
+    private static SourceHealth ToHealth(SourceStatus status)
+    {
+        if (status.Group is not { } group)
+        {
+            return new SourceHealth(status.Name, status.Kind, status.Connected, status.Error);
+        }
+
+        string? warning = null;
+        if (group.RetentionLosses.Count > 0)
+        {
+            long lost = 0;
+            foreach (var loss in group.RetentionLosses)
+            {
+                lost += loss.Lost;
+            }
+
+            warning = $"{lost} records were removed by the topics' retention before this store read them ("
+                + string.Join(", ", group.RetentionLosses.Select(static l => $"{l.Topic}[{l.Partition}] starts at {l.FirstAvailableOffset}"))
+                + "); the store cannot hold them.";
+        }
+
+        return new SourceHealth(status.Name, status.Kind, status.Connected, status.Error ?? group.Split)
+        {
+            Group = group.GroupId,
+            OtherMembers = group.OtherMembers.Count == 0 ? null : StatsEndpoints.ToEntries(group.OtherMembers),
+            Warning = warning,
+        };
     }
 
     private static (string State, string? Error) StoreState(DocumentStore store, DataDirectory data)

@@ -70,9 +70,44 @@ public static class StatsEndpoints
             partitions[i] = new PartitionStatsEntry(partition.Name, partition.Partition, partition.CommittedOffset, partition.HighWatermark, partition.Lag);
         }
 
-        return new SourceStatsEntry(
+        var entry = new SourceStatsEntry(
             status.Name, status.Kind, status.Connected, status.Error, status.Consumed, status.Written, status.DeadLetters, status.Paused,
             partitions, ToEntry(status.Batching));
+        if (status.Group is not { } group)
+        {
+            return entry;
+        }
+
+        long lost = 0;
+        var losses = new RetentionLossEntry[group.RetentionLosses.Count];
+        for (var i = 0; i < losses.Length; i++)
+        {
+            var loss = group.RetentionLosses[i];
+            losses[i] = new RetentionLossEntry(loss.Topic, loss.Partition, loss.FirstAvailableOffset, loss.Lost);
+            lost += loss.Lost;
+        }
+
+        return entry with
+        {
+            Group = group.GroupId,
+            ClientId = group.ClientId,
+            SharedGroup = group.SharedGroup,
+            OtherMembers = ToEntries(group.OtherMembers),
+            LostToRetention = lost,
+            RetentionLosses = losses,
+        };
+    }
+
+    internal static GroupMemberEntry[] ToEntries(IReadOnlyList<GroupMemberStatus> members)
+    {
+        var entries = new GroupMemberEntry[members.Count];
+        for (var i = 0; i < entries.Length; i++)
+        {
+            var member = members[i];
+            entries[i] = new GroupMemberEntry(member.MemberId, member.ClientId, member.Host, member.Partitions);
+        }
+
+        return entries;
     }
 
     internal static BatchingStatsEntry ToEntry(BatchStatistics batching)

@@ -15,17 +15,19 @@ public sealed partial class IngestionService : IHostedService, IAsyncDisposable
     private readonly ILogger<IngestionService> _logger;
 
     public IngestionService(
-        IOptions<SourcesOptions> sources, IOptions<BatchingOptions> batching, DocumentStore store, ILoggerFactory loggers, TimeProvider time)
+        IOptions<SourcesOptions> sources, IOptions<BatchingOptions> batching, DocumentStore store, ILoggerFactory loggers, TimeProvider time,
+        IOptions<Cluster.ClusterOptions> cluster)
     {
         ArgumentNullException.ThrowIfNull(sources);
         ArgumentNullException.ThrowIfNull(batching);
         ArgumentNullException.ThrowIfNull(store);
         ArgumentNullException.ThrowIfNull(loggers);
+        ArgumentNullException.ThrowIfNull(cluster);
         _logger = loggers.CreateLogger<IngestionService>();
         var options = sources.Value;
         for (var i = 0; i < options.Kafka.Count; i++)
         {
-            _sources.Add(new Kafka.KafkaSource(options.Kafka[i].EffectiveName(i), options.Kafka[i], store, batching.Value, loggers, time));
+            _sources.Add(new Kafka.KafkaSource(options.Kafka[i].EffectiveName(i), options.Kafka[i], store, batching.Value, loggers, time, cluster.Value));
         }
 
         for (var i = 0; i < options.RabbitMq.Count; i++)

@@ -10,8 +10,18 @@ public sealed class KafkaSourceOptions : SourceMappingOptions
 
     public List<string> Topics { get; set; } = [];
 
-    /// <summary>The consumer group; its committed offsets are what lag tools show.</summary>
+    /// <summary>
+    /// The consumer group; its committed offsets are what lag tools show. In cluster mode the source joins
+    /// <c>&lt;GroupId&gt;.&lt;node&gt;</c>, so every node reads every partition.
+    /// </summary>
     public string GroupId { get; set; } = "ingest";
+
+    /// <summary>
+    /// Whether the group may have members other than this source (another Ingest, or any other consumer), each
+    /// reading only its share of the partitions. False (the default): such members make <c>/health</c> 503, naming
+    /// them, since this store then holds only part of the topic.
+    /// </summary>
+    public bool SharedGroup { get; set; }
 
     /// <summary>
     /// librdkafka settings passed through as they are (TLS, SASL, fetch sizes...), e.g.

@@ -23,4 +23,8 @@ public sealed record SourceStatus(
     long DeadLetters,
     bool Paused,
     IReadOnlyList<PartitionStatus> Partitions,
-    BatchStatistics Batching);
+    BatchStatistics Batching)
+{
+    /// <summary>A Kafka source's consumer group: its id, its other members (a split), records lost to retention; null for a queue.</summary>
+    public SourceGroupStatus? Group { get; init; }
+}

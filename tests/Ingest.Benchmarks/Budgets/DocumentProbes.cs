@@ -20,6 +20,8 @@ internal sealed class DocumentProbes : IDisposable
     // Write paths: their trees grow each round, so a fixed warm-up keeps the measured state the same on any machine.
     private const int WarmupRounds = 5;
 
+    private const string PositionTopic = "orders";
+
     private readonly DocumentStore _store;
     private readonly OrderDataset _bodies;
     private readonly string[] _ids;
@@ -32,9 +34,9 @@ internal sealed class DocumentProbes : IDisposable
         _store = DocumentStore.Open(directory, new DocumentStoreOptions { Storage = StorageProbes.BudgetStorageOptions() });
         _bodies = OrderDataset.Generate(Bodies, 0, seed);
 
-        // Fresh ids for the load and for every round of put-batched; shuffled, as the
+        // Fresh ids for the load and for every round of put-batched and put-batched-positioned; shuffled, as the
         // documents benchmark's are, so puts land on random leaves of the id tree.
-        _ids = new string[LoadedDocuments + ((WarmupRounds + AllocationRunner.RecordedRounds) * BatchesPerRound * BatchSize)];
+        _ids = new string[LoadedDocuments + (2 * (WarmupRounds + AllocationRunner.RecordedRounds) * BatchesPerRound * BatchSize)];
         for (var i = 0; i < _ids.Length; i++)
         {
             var n = (int)(((long)i * 7_368_787) % 100_000_007);
@@ -50,7 +52,7 @@ internal sealed class DocumentProbes : IDisposable
 
         for (var loaded = 0; loaded < LoadedDocuments; loaded += BatchSize)
         {
-            PutBatch();
+            PutBatch(positioned: false);
         }
     }
 
@@ -59,6 +61,7 @@ internal sealed class DocumentProbes : IDisposable
         new("documents/get-by-id", "get", AllocationCounter.Thread, GetsInOneReader),
         new("documents/store-get", "get", AllocationCounter.Thread, StoreGets),
         new("documents/put-batched", "document", AllocationCounter.Process, PutBatches, WarmupRounds),
+        new("documents/put-batched-positioned", "document", AllocationCounter.Process, PutPositionedBatches, WarmupRounds),
     ];
 
     public void Dispose() => _store.Dispose();
@@ -99,13 +102,24 @@ internal sealed class DocumentProbes : IDisposable
     {
         for (var batch = 0; batch < BatchesPerRound; batch++)
         {
-            PutBatch();
+            PutBatch(positioned: false);
         }
 
         return BatchesPerRound * BatchSize;
     }
 
-    private void PutBatch()
+    // As put-batched, each put recording the Kafka position it came from (what the ingestion service writes).
+    private long PutPositionedBatches()
+    {
+        for (var batch = 0; batch < BatchesPerRound; batch++)
+        {
+            PutBatch(positioned: true);
+        }
+
+        return BatchesPerRound * BatchSize;
+    }
+
+    private void PutBatch(bool positioned)
     {
         if (_nextId + BatchSize > _ids.Length)
         {
@@ -115,7 +129,8 @@ internal sealed class DocumentProbes : IDisposable
         _batch.Clear();
         for (var i = 0; i < BatchSize; i++)
         {
-            _batch.Put(_ids[_nextId], OrderDataset.Collection, _bodies.Bodies[_nextId % Bodies]);
+            LogPosition? position = positioned ? new LogPosition(PositionTopic, _nextId % 3, _nextId) : null;
+            _batch.Put(_ids[_nextId], OrderDataset.Collection, _bodies.Bodies[_nextId % Bodies], position);
             _nextId++;
         }
 

@@ -175,7 +175,10 @@ public sealed class EtlEndToEndTests(BrokerFixture brokers, ITestOutputHelper ou
     /// </summary>
     private static void AssertDelivered(IReadOnlyList<Document> expected, IReadOnlyList<Delivered> delivered, string where)
     {
-        var byId = expected.ToDictionary(static c => DocumentChangeEvent.EventId(c.Id, c.Etag), StringComparer.Ordinal);
+        // Every change came from the input topic, so it is named by its message's position, the same on every node.
+        var byId = expected.ToDictionary(
+            static c => c.Position is { } p ? DocumentChangeEvent.EventId(c.Id, p.Topic, p.Partition, p.Offset) : throw new InvalidOperationException($"{c.Id}@{c.Etag} has no log position"),
+            StringComparer.Ordinal);
         var seen = new HashSet<string>(StringComparer.Ordinal);
         var order = new Dictionary<string, List<long>>(StringComparer.Ordinal);
         var problems = new List<string>();

@@ -1,5 +1,6 @@
 using System.Text;
 using Ingest.Contracts.CloudEvents;
+using Ingest.Documents;
 using Ingest.Server.Brokers;
 using Ingest.Server.Etl;
 
@@ -10,7 +11,8 @@ public sealed class EtlKafkaHeadersTests
 {
     private const string Source = "/ingest/test";
 
-    public static TheoryData<string> Cases => ["put", "delete", "fan-out", "re-keyed", "escaped collection", "whole second", "milliseconds"];
+    public static TheoryData<string> Cases =>
+        ["put", "delete", "fan-out", "re-keyed", "escaped collection", "whole second", "milliseconds", "positioned put", "positioned fan-out", "positioned delete", "expired"];
 
     [Theory]
     [MemberData(nameof(Cases))]
@@ -25,6 +27,10 @@ public sealed class EtlKafkaHeadersTests
             "fan-out" => new EtlMessage("orders/1", 9, "Orders", time, false, body, 2, "orders/1", null, [new("x-kind", "line")]),
             "re-keyed" => new EtlMessage("orders/é", 10, "Orders", time, false, body, -1, "customers/7", "other-topic", [new("x-region", "eu")]),
             "escaped collection" => new EtlMessage("lines/1", 11, "Order Lines/ü", time, false, body, -1, "lines/1", null, []),
+            "positioned put" => new EtlMessage("orders/1", 14, "Orders", time, false, body, -1, "orders/1", null, [], new("orders-ü", 2, long.MaxValue)),
+            "positioned fan-out" => new EtlMessage("orders/1", 15, "Orders", time, false, body, 3, "orders/1", null, [], new("ingest-cluster", int.MaxValue, 0)),
+            "positioned delete" => new EtlMessage("orders/1", 16, "Orders", time, true, null, -1, "orders/1", null, [], new("orders", 0, 17)),
+            "expired" => new EtlMessage("orders/1", 17, "Orders", time, true, null, -1, "orders/1", null, [], new("orders", 1, 9), Expired: true),
             "whole second" => new EtlMessage("orders/1", 12, "Orders", new DateTime(2026, 1, 2, 3, 4, 5, DateTimeKind.Utc), false, body, -1, "orders/1", null, []),
             _ => new EtlMessage("orders/1", 13, "Orders", new DateTime(2026, 1, 2, 3, 4, 5, 678, DateTimeKind.Utc), false, body, -1, "orders/1", null, []),
         };
@@ -102,4 +108,19 @@ public sealed class EtlKafkaHeadersTests
     }
 
     private static string Value(List<(string Name, byte[] Value)> headers, string name) => Encoding.UTF8.GetString(headers.Single(h => h.Name == name).Value);
+
+    [Fact]
+    public void Event_ids_name_the_log_position_when_the_change_has_one_and_the_etag_otherwise()
+    {
+        static EtlMessage Message(bool deleted, int fanOut, LogPosition? position, bool expired = false) =>
+            new("orders/1", 14, "Orders", DateTime.UnixEpoch, deleted, Array.Empty<byte>(), fanOut, "orders/1", null, [], position, expired);
+
+        Assert.Equal("orders/1@14", Message(false, -1, null).EventId);
+        Assert.Equal("orders/1@14#2", Message(false, 2, null).EventId);
+        Assert.Equal("orders/1@orders-2-40", Message(false, -1, new("orders", 2, 40)).EventId);
+        Assert.Equal("orders/1@ingest-cluster-0-7#1", Message(false, 1, new("ingest-cluster", 0, 7)).EventId);
+        Assert.Equal("orders/1@orders-0-41", Message(true, -1, new("orders", 0, 41)).EventId);
+        Assert.Equal("orders/1@expired-orders-2-40", Message(true, -1, new("orders", 2, 40), expired: true).EventId);
+        Assert.Equal("orders/1@14", Message(true, -1, null, expired: true).EventId);
+    }
 }

@@ -8,12 +8,15 @@ namespace Ingest.Server.Sources.Kafka;
 /// <summary>
 /// The consumer group's rebalance callbacks, which librdkafka runs on the consume thread inside
 /// Consume and Close. An assignment resumes each partition from the store's position (exactly
-/// once comes from the store); a revocation first makes everything consumed from the partitions
+/// once comes from the store, and where it has no position the partition is read from its start, or from its
+/// end when the source was set to start there: never from the group's committed offsets, which a deleted data
+/// directory leaves behind); a revocation first makes everything consumed from the partitions
 /// durable and stores their offsets; a loss drops what is not written (the broker redelivers it).
 /// </summary>
 internal sealed partial class KafkaRebalanceHandler(
     string source, DocumentStore store, KafkaPartitionTable partitions, BatchWriter writer, KafkaOffsetStorer offsets, KafkaFlowControl flow,
-    KafkaConnectionStatus connection, CancellationToken abandon, CancellationToken drainCancel, ILogger logger)
+    KafkaConnectionStatus connection, KafkaGroupWatch? watch, Offset startWithoutPosition, CancellationToken abandon, CancellationToken drainCancel,
+    ILogger logger)
 {
     private int _assignedCount;
 
@@ -49,6 +52,7 @@ internal sealed partial class KafkaRebalanceHandler(
         DrainWriter("stop");
         offsets.StoreOffsets(consumer, final: true);
         consumer.Close();
+        watch?.OnLeft();
     }
 
     public IEnumerable<TopicPartitionOffset> OnAssigned(IConsumer<byte[]?, byte[]?> consumer, List<TopicPartition> assigned)
@@ -65,13 +69,14 @@ internal sealed partial class KafkaRebalanceHandler(
         {
             var state = partitions.Assign(tp.Topic, tp.Partition.Value);
             var stored = store.GetSourcePosition(state.Origin, state.Partition);
-            var offset = stored is { } position ? new Offset(position.Position.NextOffset) : Offset.Unset;
+            var offset = stored is { } position ? new Offset(position.Position.NextOffset) : startWithoutPosition;
             resumeAt.Add(new TopicPartitionOffset(tp, offset));
         }
 
         Interlocked.Add(ref _assignedCount, assigned.Count);
         flow.OnAssignmentChanged();
         connection.RecordContact();
+        watch?.OnAssigned(consumer.MemberId, resumeAt);
         LogAssigned(logger, source, Describe(resumeAt));
         return resumeAt;
     }
@@ -125,13 +130,14 @@ internal sealed partial class KafkaRebalanceHandler(
         for (var i = 0; i < offsets.Count; i++)
         {
             var offset = offsets[i].Offset;
-            parts[i] = $"{offsets[i].Topic}[{offsets[i].Partition.Value}]@{(offset == Offset.Unset ? "group/reset" : offset.Value.ToString(CultureInfo.InvariantCulture))}";
+            var at = offset == Offset.Beginning ? "start" : offset == Offset.End ? "end" : offset.Value.ToString(CultureInfo.InvariantCulture);
+            parts[i] = $"{offsets[i].Topic}[{offsets[i].Partition.Value}]@{at}";
         }
 
         return string.Join(", ", parts);
     }
 
-    [LoggerMessage(Level = LogLevel.Information, Message = "Kafka source '{Source}': assigned {Partitions} (offsets from the store; group/reset where it has none)")]
+    [LoggerMessage(Level = LogLevel.Information, Message = "Kafka source '{Source}': assigned {Partitions} (offsets from the store; its start, or its end if so configured, where the store has none)")]
     private static partial void LogAssigned(ILogger logger, string source, string partitions);
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Kafka source '{Source}': revoked {Partitions}, after writing what was consumed from them and storing its offsets")]

@@ -23,7 +23,7 @@ internal sealed class KafkaRecordHandler(
         var topic = result.Topic;
         var partition = result.Partition.Value;
         var state = partitions.Get(topic, partition, out var epoch);
-        var position = new ItemPosition(state.Origin, partition, result.Offset.Value, epoch);
+        var position = new ItemPosition(state.Origin, partition, result.Offset.Value, epoch, state.Topic);
         var key = message.Key;
         var value = message.Value;
         var headers = message.Headers is { Count: > 0 } present ? present : null;

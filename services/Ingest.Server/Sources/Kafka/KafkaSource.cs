@@ -2,6 +2,7 @@ using Confluent.Kafka;
 using Ingest.Documents;
 using Ingest.Server.Brokers;
 using Ingest.Server.Batching;
+using Ingest.Server.Cluster;
 
 namespace Ingest.Server.Sources.Kafka;
 
@@ -39,10 +40,15 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private readonly KafkaHousekeeping _housekeeping;
     private readonly KafkaRecordHandler _records;
     private readonly KafkaShutdown _shutdown = new();
+    private readonly KafkaGroupWatch _watch;
+    private readonly string _group;
+    private readonly string _clientId;
     private KafkaConsumeLoop? _loop;
     private int _disposed;
 
-    public KafkaSource(string name, KafkaSourceOptions options, DocumentStore store, BatchingOptions batching, ILoggerFactory loggers, TimeProvider time)
+    /// <param name="cluster">Cluster mode's settings (the group is per node there); null or disabled for one node.</param>
+    public KafkaSource(
+        string name, KafkaSourceOptions options, DocumentStore store, BatchingOptions batching, ILoggerFactory loggers, TimeProvider time, ClusterOptions? cluster = null)
         : base(name, "kafka", (options ?? throw new ArgumentNullException(nameof(options))).ToMappingRules())
     {
         ArgumentNullException.ThrowIfNull(store);
@@ -58,9 +64,13 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         var offsets = new KafkaOffsetStorer(name, _partitions, _logger);
         _housekeeping = new KafkaHousekeeping(offsets, new KafkaWatermarkRefresher(_partitions));
         _flow = new KafkaFlowControl(name, _connection, _housekeeping, _logger);
+        cluster ??= new ClusterOptions();
+        _group = NodeIdentity.SourceGroup(options.GroupId, cluster);
+        _clientId = options.Settings.TryGetValue("client.id", out var ownClientId) ? ownClientId : NodeIdentity.ClientId(cluster, name);
+        _watch = new KafkaGroupWatch(name, options, _group, _clientId, _logger);
         _records = new KafkaRecordHandler(_pipeline, _partitions, _connection, _flow, _shutdown.Abandoning);
         _rebalance = new KafkaRebalanceHandler(
-            name, store, _partitions, _pipeline.Writer, offsets, _flow, _connection, _shutdown.Abandoning, _shutdown.DrainGivenUp, _logger);
+            name, store, _partitions, _pipeline.Writer, offsets, _flow, _connection, _watch, StartWithoutPosition(options), _shutdown.Abandoning, _shutdown.DrainGivenUp, _logger);
         _reset = new KafkaReset(name, store, _partitions, _pipeline.Writer, new KafkaOffsetResolver(name, options.Topics), _shutdown.DrainGivenUp, _logger);
     }
 
@@ -77,6 +87,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
         _loop = new KafkaConsumeLoop(Name, BuildConsumer(), _options.Topics, _records, _housekeeping, _rebalance, _reset, _connection, _shutdown, _logger);
         _loop.Start();
+        _watch.Start();
         return Task.CompletedTask;
     }
 
@@ -105,6 +116,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             }
         }
 
+        await _watch.DisposeAsync().ConfigureAwait(false);
         await _pipeline.Writer.CompleteAsync(cancellationToken).ConfigureAwait(false);
     }
 
@@ -166,7 +178,8 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         }
 
         partitions.Sort(static (a, b) => a.Name == b.Name ? a.Partition.CompareTo(b.Partition) : string.CompareOrdinal(a.Name, b.Name));
-        return _pipeline.Status(Name, _connection.IsConnected(hasAssignment: _rebalance.AssignedCount > 0), _connection.Error, _flow.IsPaused, partitions);
+        return _pipeline.Status(Name, _connection.IsConnected(hasAssignment: _rebalance.AssignedCount > 0), _connection.Error, _flow.IsPaused, partitions)
+            with { Group = _watch.Status };
     }
 
     public override async ValueTask DisposeAsync()
@@ -179,6 +192,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         // Without a graceful stop: give up at once; nothing more is stored for the group, and
         // what the store has durably is where the next assignment resumes.
         await _shutdown.AbandonAsync().ConfigureAwait(false);
+        await _watch.DisposeAsync().ConfigureAwait(false);
         var threadFinished = true;
         if (_loop is not null)
         {
@@ -229,7 +243,10 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             AutoCommitIntervalMs = 1_000,
         };
         KafkaClientSettings.Apply(config, _options.BootstrapServers!, _options.Settings);
-        config.GroupId = _options.GroupId;
+        config.GroupId = _group;
+
+        // Names this source to the group's other members and to lag tools (docs/cluster.md, "No silent split").
+        config.ClientId = _clientId;
 
         // The connection status follows the brokers' states in these statistics, so it recovers
         // on an idle topic too, not only when a message arrives.
@@ -249,6 +266,22 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             .SetStatisticsHandler((_, json) => _connection.RecordStatistics(json))
             .SetLogHandler(OnLog)
             .Build();
+    }
+
+    // Where a partition the store has no position for is read from: its start (so a deleted data directory is
+    // rebuilt from the log), or its end when the source's settings say auto.offset.reset=latest.
+    private static Offset StartWithoutPosition(KafkaSourceOptions options)
+    {
+        foreach (var (key, value) in options.Settings)
+        {
+            if (string.Equals(key, "auto.offset.reset", StringComparison.OrdinalIgnoreCase)
+                && value.Trim().ToLowerInvariant() is "latest" or "largest" or "end")
+            {
+                return Offset.End;
+            }
+        }
+
+        return Offset.Beginning;
     }
 
     private void OnError(IConsumer<byte[]?, byte[]?> consumer, Error error)

@@ -85,6 +85,14 @@ public sealed class SourceTransformTests(BrokerFixture brokers)
         AssertCommonOutcome(temp.Store, topic);
         // The tombstone keyed by the fanned-out line deleted it.
         Assert.Null(temp.Store.Get("line/3/1"));
+
+        // Every operation of a message records that message's log position, deletes included.
+        Assert.Equal(new LogPosition(topic, 0, 1), temp.Store.Get("order/2")!.Position);
+        Assert.Equal(new LogPosition(topic, 0, 2), temp.Store.Get("line/3/0")!.Position);
+        Assert.Equal(new LogPosition(topic, 0, 2), temp.Store.Get("line/3/2")!.Position);
+        var tombstones = temp.Store.GetChangesSince(0, 100).Where(static c => c.IsDeleted).ToDictionary(static c => c.Id, static c => c.Position);
+        Assert.Equal(new LogPosition(topic, 0, 3), tombstones["order/1"]);
+        Assert.Equal(new LogPosition(topic, 0, Messages.Length), tombstones["line/3/1"]);
         Assert.Equal(4, temp.Store.GetStats().DocumentCount);
         var status = source.GetStatus();
         Assert.Equal(3, status.DeadLetters);
@@ -117,6 +125,7 @@ public sealed class SourceTransformTests(BrokerFixture brokers)
         Assert.Equal("m1", order2.GetProperty("messageId").GetString());
         Assert.Equal(JsonValueKind.Null, order2.GetProperty("key").ValueKind);
         Assert.False(order2.TryGetProperty("offset", out _));
+        Assert.Null(temp.Store.Get("order/2")!.Position); // a queue's delivery has no log position
         AssertCommonOutcome(temp.Store, queue);
         Assert.Equal("b", Body(temp.Store, "line/3/1", "lines").GetProperty("sku").GetString());
         Assert.Equal(5, temp.Store.GetStats().DocumentCount);
