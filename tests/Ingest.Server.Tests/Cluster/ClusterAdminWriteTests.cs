@@ -79,6 +79,10 @@ public sealed class ClusterAdminWriteTests(BrokerFixture brokers)
 
         var onB = await cluster.B.Client.GetAsync($"/docs/o-1?after={Position(replay)}");
         Assert.Equal("""{"fixed":1}""", await onB.Content.ReadAsStringAsync());
+        // Both versions record the replay record's place in the cluster topic: one identity for them on every node.
+        Assert.True(ClusterPosition.TryParse(Position(replay), out var replayedAt));
+        Assert.Equal(new LogPosition(cluster.Topic, replayedAt.Partition, replayedAt.Offset), storeA.Get("o-1")!.Position);
+        Assert.Equal(storeA.Get("o-1")!.Position, storeB.Get("o-1")!.Position);
         Assert.Null(storeA.GetDeadLetter(first.Id));
         Assert.Equal([localB, DeadLetterAt(storeB, 1).Id], Ids(storeB));
 

@@ -67,7 +67,9 @@ internal sealed class DeadLetterClusterHandler(DocumentStore store, IngestionSer
 
         var source = ingestion.Find(SourceOrigin.SourceName(identity.Origin));
         var at = new SourcePosition(identity.Origin, identity.Partition, identity.Offset);
-        if (!DeadLetterReplay.TryMap(envelope, default, source, at, batch, out var mapped, out var reason))
+        // The documents record this record's position in the cluster topic: one identity for their version on every node.
+        var produced = new LogPosition(options.Topic, position.Partition, position.Offset);
+        if (!DeadLetterReplay.TryMap(envelope, default, source, at, batch, out var mapped, out var reason, produced))
         {
             throw new InvalidOperationException($"The message still does not map to a document: {reason}");
         }

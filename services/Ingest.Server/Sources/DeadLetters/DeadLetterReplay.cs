@@ -14,11 +14,12 @@ internal static class DeadLetterReplay
     /// <summary>
     /// Maps the message through the source's transform if it has one (all its operations go into the batch; the answer
     /// names the first, or "skip" when there are none), else through its rules. A non-empty <paramref name="fix"/>
-    /// replaces the stored body.
+    /// replaces the stored body. The documents record <paramref name="produced"/>: in cluster mode the position of the
+    /// <c>dead-letter</c> record, the same on every node; on a single node none, as for any write over HTTP.
     /// </summary>
     public static bool TryMap(
         DeadLetterEnvelope envelope, ReadOnlySpan<byte> fix, IngestSource? source, SourcePosition position, WriteBatch batch,
-        out (string Id, string Collection, string Operation) mapped, out string? reason)
+        out (string Id, string Collection, string Operation) mapped, out string? reason, LogPosition? produced = null)
     {
         ArgumentNullException.ThrowIfNull(envelope);
         ArgumentNullException.ThrowIfNull(batch);
@@ -37,18 +38,18 @@ internal static class DeadLetterReplay
             switch (item.Kind)
             {
                 case IngestItemKind.Put:
-                    batch.Put(item.Id!, item.Collection!, item.Payload.Span);
+                    batch.Put(item.Id!, item.Collection!, item.Payload.Span, produced);
                     mapped = (item.Id!, item.Collection!, IngestOperations.PutName);
                     break;
                 case IngestItemKind.Delete:
-                    batch.Delete(item.Id!);
+                    batch.Delete(item.Id!, produced);
                     mapped = (item.Id!, item.Collection!, IngestOperations.DeleteName);
                     break;
                 case IngestItemKind.Transformed:
                     var operations = item.Operations!;
                     foreach (var operation in operations)
                     {
-                        _ = operation.Kind == IngestItemKind.Delete ? batch.Delete(operation.Id) : batch.Put(operation.Id, operation.Collection!, operation.Body);
+                        _ = operation.Kind == IngestItemKind.Delete ? batch.Delete(operation.Id, produced) : batch.Put(operation.Id, operation.Collection!, operation.Body, produced);
                     }
 
                     mapped = operations.Count == 0 ? (string.Empty, string.Empty, "skip")
