@@ -36,8 +36,20 @@ internal static class ClusterServiceCollectionExtensions
             provider.GetRequiredService<TimeProvider>()));
         services.AddSingleton<Indexes.IndexClusterHandler>();
         services.AddSingleton<IClusterRecordHandler>(static provider => provider.GetRequiredService<Indexes.IndexClusterHandler>());
+        AddHandler<Sources.DeadLetters.DeadLetterClusterHandler>(services);
+        AddHandler<Sources.SourceResetClusterHandler>(services);
+        AddHandler<Etl.EtlTaskClusterHandler>(services);
+        AddHandler<Grafana.SavedQueryClusterHandler>(services);
         services.AddSingleton<ClusterService>();
         services.AddHostedService(static provider => provider.GetRequiredService<ClusterService>());
         return services;
+    }
+
+    /// <summary>A handler of admin writes: the applier finds it among the handlers, its endpoint by its type (for its outcomes).</summary>
+    private static void AddHandler<THandler>(IServiceCollection services)
+        where THandler : class, IClusterRecordHandler
+    {
+        services.AddSingleton<THandler>();
+        services.AddSingleton<IClusterRecordHandler>(static provider => provider.GetRequiredService<THandler>());
     }
 }

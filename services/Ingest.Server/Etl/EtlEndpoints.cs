@@ -1,5 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
+using Ingest.Server.Brokers;
+using Ingest.Server.Cluster;
 using Ingest.Server.Etl;
 using Ingest.Server.Hosting.Http;
 using Ingest.Server.Hosting.Http.Security;
@@ -18,8 +20,8 @@ public static class EtlEndpoints
     public static IEndpointRouteBuilder MapEtlEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/etl", List).RequireScope(ApiScopes.Read);
-        endpoints.MapGet("/etl/{name}", Get).RequireScope(ApiScopes.Read);
+        endpoints.MapGet("/etl", List).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
+        endpoints.MapGet("/etl/{name}", Get).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
         endpoints.MapPut("/etl/{name}", PutAsync).RequireScope(ApiScopes.Admin);
         endpoints.MapDelete("/etl/{name}", DeleteAsync).RequireScope(ApiScopes.Admin);
         endpoints.MapPost("/etl/{name}/reset", ResetAsync).RequireScope(ApiScopes.Admin);
@@ -43,8 +45,14 @@ public static class EtlEndpoints
         }
 
         EtlTaskDefinition? definition;
+        byte[]? json = null;
         using (body)
         {
+            if (ClusterWrites.LogOf(context) is not null)
+            {
+                json = body.Span.ToArray();
+            }
+
             try
             {
                 definition = JsonSerializer.Deserialize(body.Span, EtlJsonContext.Default.EtlTaskDefinition);
@@ -71,27 +79,68 @@ public static class EtlEndpoints
         }
 
         definition.Name = name;
-        var (errors, created) = await etl.PutAsync(definition).ConfigureAwait(false);
+        var (errors, created) = json is null
+            ? await etl.PutAsync(definition).ConfigureAwait(false)
+            : await PutThroughLogAsync(context, definition, json).ConfigureAwait(false);
         if (errors.Count > 0)
         {
-            return TypedResults.Problem(
-                    title: "Invalid ETL task definition",
-                    detail: string.Join(" ", errors),
-                    statusCode: StatusCodes.Status400BadRequest,
-                    extensions: new Dictionary<string, object?> { ["errors"] = errors });
+            return InvalidDefinition(errors);
         }
 
         var view = TypedResults.Json(View(etl.Find(name)!), EtlJsonContext.Http.EtlTaskView, statusCode: created ? StatusCodes.Status201Created : StatusCodes.Status200OK);
         return view;
     }
 
-    private static async Task<IResult> DeleteAsync(string name, EtlService etl) =>
-        await etl.DeleteAsync(name).ConfigureAwait(false) switch
+    /// <summary>
+    /// Cluster mode: checked here as <see cref="EtlService.PutAsync"/> checks it (400 before anything is produced), then
+    /// produced as an <c>etl-task</c> record that every node applies (<see cref="EtlTaskClusterHandler"/>); answered once
+    /// this node has.
+    /// </summary>
+    private static async Task<(IReadOnlyList<string> Errors, bool Created)> PutThroughLogAsync(HttpContext context, EtlTaskDefinition definition, byte[] json)
+    {
+        var errors = new List<string>();
+        definition.Validate("definition", errors);
+        context.RequestServices.GetRequiredService<ConfiguredSecrets>().ValidateStored(definition.Kafka?.Settings, definition.RabbitMq?.Uri, "definition", errors);
+        if (errors.Count > 0)
+        {
+            return (errors, false);
+        }
+
+        var record = new ClusterRecord(EtlTaskClusterHandler.RecordKind, definition.Name!, json, [new(EtlTaskClusterHandler.Operation, "put"u8.ToArray())]);
+        var written = await ClusterWrites.AppendAndApplyAsync(context, record).ConfigureAwait(false);
+        if (written.Failure is { } failure)
+        {
+            return ([failure], false);
+        }
+
+        var handler = context.RequestServices.GetRequiredService<EtlTaskClusterHandler>();
+        return ([], handler.Created.TryTake(written.Position, out var created) && created);
+    }
+
+    private static async Task<IResult> DeleteAsync(string name, HttpContext context, EtlService etl)
+    {
+        if (ClusterWrites.LogOf(context) is not null)
+        {
+            switch (etl.Find(name))
+            {
+                case null:
+                    return TaskNotFound(name);
+                case { Definition.FromConfiguration: true }:
+                    return FromConfiguration(name);
+            }
+
+            var record = new ClusterRecord(EtlTaskClusterHandler.RecordKind, name, ReadOnlyMemory<byte>.Empty, [new(EtlTaskClusterHandler.Operation, "delete"u8.ToArray())]);
+            await ClusterWrites.AppendAndApplyAsync(context, record).ConfigureAwait(false);
+            return TypedResults.NoContent();
+        }
+
+        return await etl.DeleteAsync(name).ConfigureAwait(false) switch
         {
             EtlAdminOutcome.Done => TypedResults.NoContent(),
             EtlAdminOutcome.FromConfiguration => FromConfiguration(name),
             _ => TaskNotFound(name),
         };
+    }
 
     /// <summary><c>?etag=N</c> sends every change after N again; without it, everything from the start.</summary>
     private static async Task<IResult> ResetAsync(string name, HttpRequest request, EtlService etl)
@@ -160,6 +209,13 @@ public static class EtlEndpoints
 
     private static EtlTaskView View(EtlTaskRunner task) =>
         new(task.Definition.Name!, task.Definition.FromConfiguration ? "configuration" : "http", task.Definition.Redacted(), task.GetStatus());
+
+    private static IResult InvalidDefinition(IReadOnlyList<string> errors) =>
+        TypedResults.Problem(
+            title: "Invalid ETL task definition",
+            detail: string.Join(" ", errors),
+            statusCode: StatusCodes.Status400BadRequest,
+            extensions: new Dictionary<string, object?> { ["errors"] = errors });
 
     private static IResult TaskNotFound(string name) =>
         ApiProblems.NotFound("ETL task not found", $"There is no ETL task named '{name}'.");

@@ -39,10 +39,11 @@ public static class GrafanaEndpoints
         grafana.MapPost("/metric-payload-options", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, body => source.MetricPayloadOptionsAsync(body, context.RequestAborted)));
         grafana.MapPost("/tag-keys", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, _ => Task.FromResult(source.TagKeys())));
         grafana.MapPost("/tag-values", (HttpContext context, GrafanaDataSource source) => WithBodyAsync(context, body => source.TagValuesAsync(body, context.RequestAborted)));
-        grafana.MapGet("/queries", (SavedQueryStore store) => TypedResults.Json(store.List().ToList(), GrafanaJsonContext.Default.ListSavedQuery));
-        grafana.MapGet("/queries/{name}", GetSaved);
+        grafana.MapGet("/queries", (SavedQueryStore store) => TypedResults.Json(store.List().ToList(), GrafanaJsonContext.Default.ListSavedQuery))
+            .AddEndpointFilter(Cluster.AfterPositionFilter.Instance);
+        grafana.MapGet("/queries/{name}", GetSaved).AddEndpointFilter(Cluster.AfterPositionFilter.Instance);
         grafana.MapPut("/queries/{name}", PutSavedAsync).RequireScope(ApiScopes.Admin);
-        grafana.MapDelete("/queries/{name}", DeleteSaved).RequireScope(ApiScopes.Admin);
+        grafana.MapDelete("/queries/{name}", DeleteSavedAsync).RequireScope(ApiScopes.Admin);
         return endpoints;
     }
 
@@ -67,10 +68,20 @@ public static class GrafanaEndpoints
             ? TypedResults.Json(saved, GrafanaJsonContext.Default.SavedQuery)
             : ApiProblems.NotFound("No such saved query", $"There is no saved query named '{ApiProblems.Shorten(name)}'; GET /grafana/queries lists them.");
 
-    private static IResult DeleteSaved(string name, SavedQueryStore store) =>
-        store.Delete(name)
+    private static async Task<IResult> DeleteSavedAsync(string name, HttpContext context, SavedQueryStore store)
+    {
+        if (Cluster.ClusterWrites.LogOf(context) is not null && store.Get(name) is not null)
+        {
+            // Through the log: every node deletes it (SavedQueryClusterHandler); this one answers once it has.
+            var record = new Cluster.ClusterRecord(SavedQueryClusterHandler.RecordKind, name, ReadOnlyMemory<byte>.Empty, [new(SavedQueryClusterHandler.Operation, "delete"u8.ToArray())]);
+            await Cluster.ClusterWrites.AppendAndApplyAsync(context, record).ConfigureAwait(false);
+            return TypedResults.NoContent();
+        }
+
+        return Cluster.ClusterWrites.LogOf(context) is null && store.Delete(name)
             ? TypedResults.NoContent()
             : ApiProblems.NotFound("No such saved query", $"There is no saved query named '{ApiProblems.Shorten(name)}'.");
+    }
 
     private static async Task<IResult> PutSavedAsync(string name, HttpContext context, SavedQueryStore store)
     {
@@ -108,7 +119,26 @@ public static class GrafanaEndpoints
 
         QueryParser.Parse(request.Query); // a QueryException is the 400 of /queries (ProblemExceptionHandler)
 
-        var replaced = store.Put(new SavedQuery(name, request.Query, request.Parameters, request.Description));
+        var query = new SavedQuery(name, request.Query, request.Parameters, request.Description);
+        bool replaced;
+        if (Cluster.ClusterWrites.LogOf(context) is not null)
+        {
+            // Through the log: every node stores it (SavedQueryClusterHandler); this one answers once it has.
+            var json = JsonSerializer.SerializeToUtf8Bytes(query, GrafanaJsonContext.Default.SavedQuery);
+            var record = new Cluster.ClusterRecord(SavedQueryClusterHandler.RecordKind, name, json, [new(SavedQueryClusterHandler.Operation, "put"u8.ToArray())]);
+            var written = await Cluster.ClusterWrites.AppendAndApplyAsync(context, record).ConfigureAwait(false);
+            if (written.Failure is { } failure)
+            {
+                return ApiProblems.BadRequest("Invalid saved query", failure);
+            }
+
+            replaced = context.RequestServices.GetRequiredService<SavedQueryClusterHandler>().Replaced.TryTake(written.Position, out var wasThere) && wasThere;
+        }
+        else
+        {
+            replaced = store.Put(query);
+        }
+
         var saved = store.Get(name)!;
         return replaced
             ? TypedResults.Json(saved, GrafanaJsonContext.Default.SavedQuery)

@@ -10,8 +10,9 @@ namespace Ingest.Server.Indexes;
 /// <summary>
 /// Applies <c>index</c> cluster records on every node with the calls <c>PUT</c> and <c>DELETE /indexes/{name}</c> make in
 /// single mode (both idempotent: the same definition twice is unchanged, a second delete finds nothing). The key is
-/// the index name; header <see cref="Operation"/> says <c>put</c> (body: the definition JSON) or <c>delete</c>. A put's
-/// outcome is kept for the request on this node that produced it.
+/// the index name; header <see cref="Operation"/> says <c>put</c> (body: the definition JSON), <c>delete</c> or <c>reset</c>
+/// (<c>POST /indexes/{name}/reset</c>: a rebuild, which applied twice only rebuilds twice). A put's outcome is kept for
+/// the request on this node that produced it.
 /// </summary>
 internal sealed class IndexClusterHandler(QueryEngine engine, ClusterOptions options) : IClusterRecordHandler
 {
@@ -29,6 +30,13 @@ internal sealed class IndexClusterHandler(QueryEngine engine, ClusterOptions opt
         if (operation == "delete")
         {
             await engine.Indexes.DeleteAsync(record.Key, cancellationToken).ConfigureAwait(false);
+            return;
+        }
+
+        if (operation == "reset")
+        {
+            // False when this node has no such index (deleted by a later record applied meanwhile): nothing to rebuild.
+            await engine.Indexes.ResetAsync(record.Key, cancellationToken).ConfigureAwait(false);
             return;
         }
 

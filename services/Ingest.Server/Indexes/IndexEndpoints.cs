@@ -145,7 +145,18 @@ public static class IndexEndpoints
         }
 
         var name = path[..^ResetSuffix.Length];
-        if (!await engine.Indexes.ResetAsync(name, context.RequestAborted).ConfigureAwait(false))
+        if (ClusterWrites.LogOf(context) is not null)
+        {
+            // Through the log, as a definition is: every node rebuilds (IndexClusterHandler); this one answers once it has.
+            if (engine.Indexes.GetStatus(name) is null)
+            {
+                return IndexProblems.NotFound(name);
+            }
+
+            var record = new ClusterRecord(IndexClusterHandler.RecordKind, name, ReadOnlyMemory<byte>.Empty, [new(IndexClusterHandler.Operation, "reset"u8.ToArray())]);
+            await ClusterWrites.AppendAndApplyAsync(context, record).ConfigureAwait(false);
+        }
+        else if (!await engine.Indexes.ResetAsync(name, context.RequestAborted).ConfigureAwait(false))
         {
             return IndexProblems.NotFound(name);
         }

@@ -52,5 +52,13 @@ public abstract class IngestSource : IAsyncDisposable
     public virtual Task<IReadOnlyList<PartitionReset>> ResetAsync(SourceResetTarget target, CancellationToken cancellationToken) =>
         throw new SourceResetException(SourceResetProblem.NotSupported, $"The {Kind} source '{Name}' cannot be reset.");
 
+    /// <summary>
+    /// The offsets <paramref name="target"/> means now, per partition, as a <see cref="SourceResetKind.Offsets"/>
+    /// target, without moving anything: a cluster resolves "earliest", "latest" or a time once, on the node that took
+    /// the request, so that every node goes to the same offsets. Throws as <see cref="ResetAsync"/> does.
+    /// </summary>
+    public virtual Task<SourceResetTarget> ResolveAsync(SourceResetTarget target, CancellationToken cancellationToken) =>
+        throw new SourceResetException(SourceResetProblem.NotSupported, $"The {Kind} source '{Name}' cannot be reset.");
+
     public abstract ValueTask DisposeAsync();
 }

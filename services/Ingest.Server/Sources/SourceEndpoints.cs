@@ -1,4 +1,5 @@
 using Ingest.Contracts.Http;
+using Ingest.Server.Cluster;
 using Ingest.Server.Hosting.Http;
 using Ingest.Server.Hosting.Http.Security;
 using Ingest.Server.Sources;
@@ -42,7 +43,9 @@ public static class SourceEndpoints
         IReadOnlyList<PartitionReset> moved;
         try
         {
-            moved = await source.ResetAsync(target!, context.RequestAborted).ConfigureAwait(false);
+            moved = ClusterWrites.LogOf(context) is null
+                ? await source.ResetAsync(target!, context.RequestAborted).ConfigureAwait(false)
+                : await ResetThroughLogAsync(context, source, target!).ConfigureAwait(false);
         }
         catch (SourceResetException ex)
         {
@@ -62,5 +65,26 @@ public static class SourceEndpoints
         }
 
         return TypedResults.Json(new SourceResetResponse(source.Name, target!.ToString(), partitions), IngestHttpJsonContext.Default.SourceResetResponse);
+    }
+
+    /// <summary>
+    /// Cluster mode: the target is resolved to offsets here (a refusal is answered before anything is produced), then
+    /// produced as a <c>source-reset</c> record that every node applies to its own positions
+    /// (<see cref="SourceResetClusterHandler"/>); this node's outcome is the answer.
+    /// </summary>
+    private static async Task<IReadOnlyList<PartitionReset>> ResetThroughLogAsync(HttpContext context, IngestSource source, SourceResetTarget target)
+    {
+        var resolved = await source.ResolveAsync(target, context.RequestAborted).ConfigureAwait(false);
+        var record = new ClusterRecord(SourceResetClusterHandler.RecordKind, source.Name, SourceResetClusterHandler.Encode(resolved), []);
+        var written = await ClusterWrites.AppendAndApplyAsync(context, record).ConfigureAwait(false);
+        var handler = context.RequestServices.GetRequiredService<SourceResetClusterHandler>();
+        if (handler.Outcomes.TryTake(written.Position, out var outcome))
+        {
+            return outcome.Failure is { } failure ? throw failure : outcome.Moved!;
+        }
+
+        throw new SourceResetException(
+            SourceResetProblem.Unavailable,
+            $"Source '{source.Name}': the reset is in the cluster's log at {written.Position}, but this node did not apply it ({written.Failure ?? "no outcome was kept"}).");
     }
 }

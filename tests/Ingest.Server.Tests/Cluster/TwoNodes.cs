@@ -26,7 +26,10 @@ internal sealed class TwoNodes : IAsyncDisposable
 
     public string Topic { get; }
 
-    public static async Task<TwoNodes> StartAsync(BrokerFixture brokers, params string[] extra)
+    public static Task<TwoNodes> StartAsync(BrokerFixture brokers, params string[] extra) => StartAsync(brokers, extra, extra);
+
+    /// <summary>Nodes with settings of their own (each its own Kafka source group, say) after the cluster's.</summary>
+    public static async Task<TwoNodes> StartAsync(BrokerFixture brokers, string[] extraA, string[] extraB)
     {
         var kafka = await brokers.GetKafkaAsync();
         var suffix = Guid.NewGuid().ToString("N");
@@ -36,8 +39,8 @@ internal sealed class TwoNodes : IAsyncDisposable
         RunningServer? a = null;
         try
         {
-            a = await RunningServer.StartAsync(directoryA.Path, [.. Arguments(kafka.BootstrapServers, "a", topic, suffix), .. extra]);
-            var b = await RunningServer.StartAsync(directoryB.Path, [.. Arguments(kafka.BootstrapServers, "b", topic, suffix), .. extra]);
+            a = await RunningServer.StartAsync(directoryA.Path, [.. Arguments(kafka.BootstrapServers, "a", topic, suffix), .. extraA]);
+            var b = await RunningServer.StartAsync(directoryB.Path, [.. Arguments(kafka.BootstrapServers, "b", topic, suffix), .. extraB]);
             return new TwoNodes(a, b, directoryA, directoryB, topic);
         }
         catch

@@ -1,11 +1,10 @@
 using Ingest.Contracts.DeadLetters;
 using Ingest.Contracts.Http;
-using Ingest.Contracts.Messages;
 using Ingest.Documents;
+using Ingest.Server.Cluster;
 using Ingest.Server.Hosting.Http;
 using Ingest.Server.Hosting.Http.Security;
 using Ingest.Server.Sources;
-using Ingest.Server.Sources.Mapping;
 
 namespace Ingest.Server.Sources.DeadLetters;
 
@@ -15,8 +14,8 @@ public static class DeadLetterEndpoints
     public static IEndpointRouteBuilder MapDeadLetterEndpoints(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        endpoints.MapGet("/dead-letters", GetPage).RequireScope(ApiScopes.Read);
-        endpoints.MapGet("/dead-letters/{id}", GetOne).RequireScope(ApiScopes.Read);
+        endpoints.MapGet("/dead-letters", GetPage).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
+        endpoints.MapGet("/dead-letters/{id}", GetOne).RequireScope(ApiScopes.Read).AddEndpointFilter(AfterPositionFilter.Instance);
         endpoints.MapPost("/dead-letters/{id}/replay", ReplayAsync).RequireScope(ApiScopes.Write);
         endpoints.MapDelete("/dead-letters/{id}", DeleteAsync).RequireScope(ApiScopes.Write);
         return endpoints;
@@ -55,11 +54,26 @@ public static class DeadLetterEndpoints
             : TypedResults.Json(DeadLetterView.From(deadLetter), IngestHttpJsonContext.Default.DeadLetterEntry);
     }
 
-    private static async Task<IResult> DeleteAsync(string id, DocumentStore store)
+    private static async Task<IResult> DeleteAsync(string id, HttpContext context, DocumentStore store)
     {
         if (!TryParseId(id, out var deadLetterId, out var problem))
         {
             return problem;
+        }
+
+        if (ClusterWrites.LogOf(context) is not null)
+        {
+            // Ids are local: the record names the dead letter by its origin, so every node deletes its own copy.
+            if (store.GetDeadLetter(deadLetterId) is not { } deadLetter)
+            {
+                return DeadLetterNotFound(deadLetterId);
+            }
+
+            var headers = new List<KeyValuePair<string, byte[]>> { new(DeadLetterClusterHandler.Operation, "delete"u8.ToArray()) };
+            var identity = DeadLetterIdentity.Of(deadLetter);
+            identity.AddTo(headers);
+            await ClusterWrites.AppendAndApplyAsync(context, new ClusterRecord(DeadLetterClusterHandler.RecordKind, identity.Key, ReadOnlyMemory<byte>.Empty, headers)).ConfigureAwait(false);
+            return TypedResults.NoContent();
         }
 
         return await store.DeleteDeadLetterAsync(deadLetterId).ConfigureAwait(false)
@@ -100,11 +114,26 @@ public static class DeadLetterEndpoints
 
         var source = ingestion.Find(SourceOrigin.SourceName(deadLetter.Position.Source));
         var batch = new WriteBatch();
-        if (!TryMap(envelope, fix, source, deadLetter.Position, batch, out var mapped, out var reason))
+        if (!DeadLetterReplay.TryMap(envelope, fix.Span, source, deadLetter.Position, batch, out var mapped, out var reason))
         {
             return ApiProblems.Unprocessable(
                 "Message still does not map to a document",
                 $"Dead letter {deadLetterId} was not replayed and is kept: {reason}");
+        }
+
+        if (ClusterWrites.LogOf(context) is not null)
+        {
+            try
+            {
+                store.Validate(batch);
+            }
+            catch (InvalidDocumentException ex)
+            {
+                return ApiProblems.Unprocessable("Store rejected the replayed message", $"Dead letter {deadLetterId} was not replayed and is kept: {ex.Message}");
+            }
+
+            var message = DeadLetterReplay.MessageToReplay(envelope, deadLetter.Raw, fix.Span);
+            return await ReplayThroughLogAsync(context, deadLetter, message, new ReplayResponse(mapped.Id, mapped.Collection, null, mapped.Operation)).ConfigureAwait(false);
         }
 
         batch.DeleteDeadLetter(deadLetterId);
@@ -125,60 +154,25 @@ public static class DeadLetterEndpoints
     }
 
     /// <summary>
-    /// Maps the message as its source would: through the source's transform if it has one (all its
-    /// operations go into the batch; the answer names the first, or "skip" when there are none),
-    /// else through its rules.
+    /// A replay in cluster mode, checked above as in single mode: the record carries the message to replay (the fix in
+    /// it) and the dead letter's node-independent identity; every node writes the documents and deletes its copy of the
+    /// dead letter (<see cref="DeadLetterClusterHandler"/>), and this node answers once it has, as single mode answers.
     /// </summary>
-    private static bool TryMap(
-        DeadLetterEnvelope envelope, RequestBody fix, IngestSource? source, SourcePosition position, WriteBatch batch,
-        out (string Id, string Collection, string Operation) mapped, out string? reason)
+    private static async Task<IResult> ReplayThroughLogAsync(HttpContext context, DeadLetter deadLetter, byte[] message, ReplayResponse checkedHere)
     {
-        // An empty request body means "replay as stored".
-        var replaceBody = fix.Length > 0;
-        var message = envelope.ToIncomingMessage(fix.Span, replaceBody);
-        var headers = new EnvelopeHeaderList(envelope.Headers);
-        var itemPosition = new ItemPosition(position.Source, position.Partition, position.NextOffset, Epoch: 0);
-        var rules = source?.Rules ?? new MappingRules();
-        var item = source?.Script is { } script
-            ? IngestItemMapper.Transform(message, script, source.Name, source.Kind == "kafka", rules, headers, default, itemPosition)
-            : IngestItemMapper.Map(message, rules, headers, replaceBody ? default : envelope.Body, itemPosition);
-        try
+        var headers = new List<KeyValuePair<string, byte[]>> { new(DeadLetterClusterHandler.Operation, "replay"u8.ToArray()) };
+        var identity = DeadLetterIdentity.Of(deadLetter);
+        identity.AddTo(headers);
+        var written = await ClusterWrites.AppendAndApplyAsync(context, new ClusterRecord(DeadLetterClusterHandler.RecordKind, identity.Key, message, headers)).ConfigureAwait(false);
+        if (written.Failure is { } failure)
         {
-            switch (item.Kind)
-            {
-                case IngestItemKind.Put:
-                    batch.Put(item.Id!, item.Collection!, item.Payload.Span);
-                    mapped = (item.Id!, item.Collection!, IngestOperations.PutName);
-                    break;
-                case IngestItemKind.Delete:
-                    batch.Delete(item.Id!);
-                    mapped = (item.Id!, item.Collection!, IngestOperations.DeleteName);
-                    break;
-                case IngestItemKind.Transformed:
-                    var operations = item.Operations!;
-                    foreach (var operation in operations)
-                    {
-                        _ = operation.Kind == IngestItemKind.Delete ? batch.Delete(operation.Id) : batch.Put(operation.Id, operation.Collection!, operation.Body);
-                    }
-
-                    mapped = operations.Count == 0 ? (string.Empty, string.Empty, "skip")
-                        : operations[0].Kind == IngestItemKind.Delete ? (operations[0].Id, string.Empty, IngestOperations.DeleteName)
-                        : (operations[0].Id, operations[0].Collection!, IngestOperations.PutName);
-                    break;
-                default:
-                    mapped = default;
-                    reason = item.DeadLetterReason;
-                    return false;
-            }
-        }
-        finally
-        {
-            // The batch copied the body.
-            item.ReturnRented();
+            return ApiProblems.Unprocessable("Dead letter not replayed", $"Dead letter {deadLetter.Id} was not replayed and is kept: {failure}");
         }
 
-        reason = null;
-        return true;
+        var handler = context.RequestServices.GetRequiredService<DeadLetterClusterHandler>();
+        // No outcome kept only when too many requests gave up waiting: answer with what the check here mapped.
+        var replayed = handler.Replays.TryTake(written.Position, out var applied) ? applied : checkedHere;
+        return TypedResults.Json(replayed, IngestHttpJsonContext.Default.ReplayResponse);
     }
 
     private static bool TryParseId(string text, out long id, out IResult problem)

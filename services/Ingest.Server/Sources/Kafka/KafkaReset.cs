@@ -77,6 +77,18 @@ internal sealed partial class KafkaReset(
 
     private List<PartitionReset> Run(IConsumer<byte[]?, byte[]?> consumer, KafkaResetRequest request)
     {
+        if (request.ResolveOnly)
+        {
+            var resolved = resolver.Resolve(consumer, request.Target);
+            var offsets = new List<PartitionReset>(resolved.Count);
+            foreach (var target in resolved)
+            {
+                offsets.Add(new PartitionReset(target.Topic, target.Partition.Value, null, target.Offset.Value));
+            }
+
+            return offsets;
+        }
+
         var started = Stopwatch.GetTimestamp();
         Drain(request.CancellationToken);
         var drained = Stopwatch.GetElapsedTime(started);

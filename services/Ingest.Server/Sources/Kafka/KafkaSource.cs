@@ -122,16 +122,37 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
     /// <inheritdoc/>
     /// <remarks>The consume thread runs it between two polls (see <see cref="KafkaReset"/>); this waits for it.</remarks>
-    public override async Task<IReadOnlyList<PartitionReset>> ResetAsync(SourceResetTarget target, CancellationToken cancellationToken)
+    public override Task<IReadOnlyList<PartitionReset>> ResetAsync(SourceResetTarget target, CancellationToken cancellationToken) =>
+        RunOnConsumeThreadAsync(new KafkaResetRequest(target, cancellationToken));
+
+    /// <inheritdoc/>
+    /// <remarks>The consume thread asks the broker, as for a reset, but moves nothing.</remarks>
+    public override async Task<SourceResetTarget> ResolveAsync(SourceResetTarget target, CancellationToken cancellationToken)
     {
-        ArgumentNullException.ThrowIfNull(target);
+        var resolved = await RunOnConsumeThreadAsync(new KafkaResetRequest(target, cancellationToken, resolveOnly: true)).ConfigureAwait(false);
+        var offsets = new Dictionary<string, IReadOnlyDictionary<int, long>>(StringComparer.Ordinal);
+        foreach (var partition in resolved)
+        {
+            if (!offsets.TryGetValue(partition.Topic, out var ofTopic))
+            {
+                offsets[partition.Topic] = ofTopic = new Dictionary<int, long>();
+            }
+
+            ((Dictionary<int, long>)ofTopic)[partition.Partition] = partition.To;
+        }
+
+        return SourceResetTarget.To(offsets);
+    }
+
+    private async Task<IReadOnlyList<PartitionReset>> RunOnConsumeThreadAsync(KafkaResetRequest request)
+    {
+        ArgumentNullException.ThrowIfNull(request.Target);
         var loop = _loop;
         if (loop is null || _shutdown.Stopping.IsCancellationRequested || loop.Stopped.IsCompleted)
         {
             throw new SourceResetException(SourceResetProblem.Unavailable, $"Kafka source '{Name}' is not running; nothing was reset.");
         }
 
-        var request = new KafkaResetRequest(target, cancellationToken);
         _reset.Post(request);
         if (loop.Stopped.IsCompleted)
         {
@@ -139,7 +160,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             _reset.FailPending("stopped before the reset ran");
         }
 
-        return await request.Completion.WaitAsync(cancellationToken).ConfigureAwait(false);
+        return await request.Completion.WaitAsync(request.CancellationToken).ConfigureAwait(false);
     }
 
     public override SourceStatus GetStatus()
