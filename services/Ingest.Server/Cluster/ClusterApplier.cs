@@ -169,10 +169,15 @@ internal sealed partial class ClusterApplier : IBatchAcknowledger, IAsyncDisposa
             FetchWaitMaxMs = 100,
             FetchQueueBackoffMs = 50,
             AutoCommitIntervalMs = 1_000,
+
+            // A cluster topic another node created a moment ago may be missing from this client's first metadata;
+            // without a prompt refresh the group waits for the next one before it assigns anything.
+            TopicMetadataRefreshIntervalMs = 5_000,
         };
         KafkaClientSettings.Apply(config, _options.BootstrapServers!, _options.Settings);
         config.GroupId = GroupId(_options);
         config.ClientId = $"ingest-{_options.Node}/{SourceName}";
+        config.GroupInstanceId = NodeIdentity.StaticMember(_options, SourceName);
         config.StatisticsIntervalMs = 1_000;
 
         // As a Kafka source: the store's positions are where the applier resumes; the group only mirrors them.

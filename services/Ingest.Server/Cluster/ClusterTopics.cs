@@ -106,6 +106,14 @@ internal sealed partial class ClusterTopics(ClusterOptions options, DocumentStor
                 $"Cluster mode: the topic '{topic}' cannot be used: {KafkaClientError.Describe(described.Error.Code, described.Error.Reason, options.Settings)}.");
         }
 
+        foreach (var partition in described.Partitions)
+        {
+            if (partition.Leader < 0)
+            {
+                return null; // just created (by another node, maybe): not usable until every partition has a leader
+            }
+        }
+
         return described.Partitions.Count;
     }
 

@@ -24,6 +24,17 @@ internal static class NodeIdentity
     /// <summary>This process's client id for one of its clients: <c>ingest-node-1/orders</c>.</summary>
     public static string ClientId(ClusterOptions cluster, string purpose) => ClientId(cluster) + "/" + purpose;
 
+    /// <summary>
+    /// The static member id (<c>group.instance.id</c>) of a per-node group's consumer in cluster mode, null on one node.
+    /// A restarted node takes its partitions back at once instead of waiting for its killed predecessor's session to
+    /// expire (a new member's join waits for that), and a second process under the same node name is fenced, not silent.
+    /// </summary>
+    public static string? StaticMember(ClusterOptions cluster, string purpose)
+    {
+        ArgumentNullException.ThrowIfNull(cluster);
+        return cluster.Enabled ? ClientId(cluster, purpose) : null;
+    }
+
     /// <summary>The consumer group a Kafka source configured with <paramref name="groupId"/> joins: per node in cluster mode.</summary>
     public static string SourceGroup(string groupId, ClusterOptions cluster)
     {

@@ -29,6 +29,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private static readonly TimeSpan StatisticsInterval = TimeSpan.FromSeconds(1);
 
     private readonly KafkaSourceOptions _options;
+    private readonly ClusterOptions _cluster;
     private readonly DocumentStore _store;
     private readonly ILogger _logger;
     private readonly SourcePipeline _pipeline;
@@ -65,6 +66,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         _housekeeping = new KafkaHousekeeping(offsets, new KafkaWatermarkRefresher(_partitions));
         _flow = new KafkaFlowControl(name, _connection, _housekeeping, _logger);
         cluster ??= new ClusterOptions();
+        _cluster = cluster;
         _group = NodeIdentity.SourceGroup(options.GroupId, cluster);
         _clientId = options.Settings.TryGetValue("client.id", out var ownClientId) ? ownClientId : NodeIdentity.ClientId(cluster, name);
         _watch = new KafkaGroupWatch(name, options, _group, _clientId, _logger);
@@ -247,6 +249,10 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
 
         // Names this source to the group's other members and to lag tools (docs/cluster.md, "No silent split").
         config.ClientId = _clientId;
+        if (!_options.Settings.ContainsKey("group.instance.id") && NodeIdentity.StaticMember(_cluster, Name) is { } member)
+        {
+            config.GroupInstanceId = member;
+        }
 
         // The connection status follows the brokers' states in these statistics, so it recovers
         // on an idle topic too, not only when a message arrives.
