@@ -10,7 +10,7 @@ namespace Ingest.Server.Cluster;
 /// <summary>
 /// Applies the cluster topic to this node's store: every partition, in order, effectively once. It is consumed as an
 /// internal Kafka source is (the same consume loop, flow control, rebalance handling and batch writer, group
-/// <c>ingest-cluster.&lt;node&gt;</c>), so each batch commits the topic's next offsets in the same transaction as its
+/// <c>&lt;cluster topic&gt;.&lt;node&gt;</c>), so each batch commits the topic's next offsets in the same transaction as its
 /// writes and every start resumes from the store. What differs is the mapping (<see cref="ClusterRecordApplier"/>)
 /// and the acknowledgement: each durable batch advances <see cref="ClusterAppliedPositions"/>, which wakes the
 /// requests waiting for their write (or a client's <c>?after=</c>) to be applied here.
@@ -74,8 +74,15 @@ internal sealed partial class ClusterApplier : IBatchAcknowledger, IAsyncDisposa
     /// <summary>The key the applier's positions are stored under: <c>cluster/&lt;topic&gt;</c>.</summary>
     public static string Origin(ClusterOptions options) => SourceOrigin.Of(SourceName, (options ?? throw new ArgumentNullException(nameof(options))).Topic);
 
-    /// <summary>The consumer group the applier uses: <c>ingest-cluster.&lt;node&gt;</c>.</summary>
-    public static string GroupId(ClusterOptions options) => "ingest-cluster." + (options ?? throw new ArgumentNullException(nameof(options))).Node;
+    /// <summary>
+    /// The consumer group the applier uses: <c>&lt;cluster topic&gt;.&lt;node&gt;</c>, <c>ingest-cluster.node-1</c> by default;
+    /// named after the topic so two clusters on one Kafka never share a node's group.
+    /// </summary>
+    public static string GroupId(ClusterOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return options.Topic + "." + options.Node;
+    }
 
     /// <summary>Whether the applier reaches the cluster's brokers, and its last error.</summary>
     public bool IsConnected => _connection.IsConnected(hasAssignment: _rebalance.AssignedCount > 0);

@@ -10,14 +10,13 @@ namespace Ingest.Server.Cluster;
 /// <summary>
 /// What <c>GET /cluster</c> answers: the nodes this node knows of, found through Kafka alone (no membership
 /// protocol of our own). A node is known by its consumer groups: <c>&lt;GroupId&gt;.&lt;node&gt;</c> for each Kafka
-/// source, <c>ingest-cluster.&lt;node&gt;</c> for the cluster topic's applier, and its client id
+/// source, <c>&lt;cluster topic&gt;.&lt;node&gt;</c> for the cluster topic's applier, and its client id
 /// (<c>ingest-&lt;node&gt;</c>) among the members of the <c>ingest-owner.&lt;task&gt;</c> groups. A group with active
 /// members means its node is alive; its committed offsets against the partitions' high watermarks give its lag.
 /// Answers are cached for a few seconds so the endpoint can be polled.
 /// </summary>
 internal sealed class ClusterMap(IOptions<ClusterOptions> clusterOptions, IOptions<SourcesOptions> sourcesOptions, IngestionService ingestion, TimeProvider time)
 {
-    public const string ApplierGroupPrefix = "ingest-cluster.";
     public const string OwnerGroupPrefix = "ingest-owner.";
 
     private static readonly TimeSpan CacheFor = TimeSpan.FromSeconds(3);
@@ -106,9 +105,10 @@ internal sealed class ClusterMap(IOptions<ClusterOptions> clusterOptions, IOptio
                 nodes, owners, errors, cancellationToken).ConfigureAwait(false);
         }
 
+        var applierPrefix = _cluster.Topic + "."; // ClusterApplier.GroupId
         await CollectAsync(
             KafkaClientSettings.Apply(new AdminClientConfig(), _cluster.BootstrapServers!, _cluster.Settings),
-            static group => group.StartsWith(ApplierGroupPrefix, StringComparison.Ordinal) ? ("cluster", null, group[ApplierGroupPrefix.Length..])
+            group => group.StartsWith(applierPrefix, StringComparison.Ordinal) ? ("cluster", null, group[applierPrefix.Length..])
                 : group.StartsWith(OwnerGroupPrefix, StringComparison.Ordinal) ? ("owner", null, group[OwnerGroupPrefix.Length..]) : null,
             nodes, owners, errors, cancellationToken).ConfigureAwait(false);
 

@@ -63,7 +63,7 @@ internal sealed class BenchNode : IDisposable
     public async Task<long> DocumentCountAsync()
     {
         using var json = JsonDocument.Parse(await Client.GetStringAsync(new Uri("stats", UriKind.Relative)).ConfigureAwait(false));
-        return json.RootElement.GetProperty("store").GetProperty("documentCount").GetInt64();
+        return json.RootElement.GetProperty("store").GetProperty("documents").GetInt64();
     }
 
     public string Log => _process?.Log ?? "";
