@@ -59,6 +59,41 @@ internal sealed class BenchNode : IDisposable
         return TimeSpan.FromSeconds(ticks / 100.0);
     }
 
+    /// <summary>CPU time of the runtime's tiered-compilation thread so far: while it grows, the JIT has not settled.</summary>
+    public TimeSpan JitCpu()
+    {
+        if (_process is not { HasExited: false } process)
+        {
+            return TimeSpan.Zero;
+        }
+
+        long ticks = 0;
+        foreach (var task in Directory.EnumerateDirectories($"/proc/{process.Id.ToString(CultureInfo.InvariantCulture)}/task"))
+        {
+            string stat;
+            try
+            {
+                stat = File.ReadAllText(Path.Combine(task, "stat"));
+            }
+            catch (IOException)
+            {
+                continue; // the thread ended meanwhile
+            }
+
+            var open = stat.IndexOf('(', StringComparison.Ordinal);
+            var close = stat.LastIndexOf(')');
+            if (open < 0 || close < open || !stat.AsSpan(open + 1, close - open - 1).StartsWith(".NET Tiered", StringComparison.Ordinal))
+            {
+                continue;
+            }
+
+            var fields = stat[(close + 2)..].Split(' ');
+            ticks += long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture);
+        }
+
+        return TimeSpan.FromSeconds(ticks / 100.0);
+    }
+
     /// <summary>The store's live document count, from <c>GET /stats</c>.</summary>
     public async Task<long> DocumentCountAsync()
     {
