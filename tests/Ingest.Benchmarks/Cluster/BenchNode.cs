@@ -1,7 +1,8 @@
 using System.Globalization;
-using System.Net;
 using System.Text.Json;
+using Ingest.Benchmarks.Ingestion;
 using Ingest.Server.Tests.Crash;
+using Ingest.Testing;
 
 namespace Ingest.Benchmarks.Cluster;
 
@@ -21,7 +22,7 @@ internal sealed class BenchNode : IDisposable
         Name = name;
         _dataDirectory = dataDirectory;
         _settings = settings;
-        Port = FreePort();
+        Port = LocalPorts.Unused();
         var handler = new SocketsHttpHandler { MaxConnectionsPerServer = 256, PooledConnectionLifetime = TimeSpan.FromMinutes(10) };
         Client = new HttpClient(handler) { BaseAddress = new Uri(string.Create(CultureInfo.InvariantCulture, $"http://127.0.0.1:{Port}/")), Timeout = TimeSpan.FromSeconds(60) };
     }
@@ -67,31 +68,13 @@ internal sealed class BenchNode : IDisposable
             return TimeSpan.Zero;
         }
 
-        long ticks = 0;
-        foreach (var task in Directory.EnumerateDirectories($"/proc/{process.Id.ToString(CultureInfo.InvariantCulture)}/task"))
+        var jit = TimeSpan.Zero;
+        foreach (var (thread, cpu) in ProcessCpu.ByThreadName(process.Id))
         {
-            string stat;
-            try
-            {
-                stat = File.ReadAllText(Path.Combine(task, "stat"));
-            }
-            catch (IOException)
-            {
-                continue; // the thread ended meanwhile
-            }
-
-            var open = stat.IndexOf('(', StringComparison.Ordinal);
-            var close = stat.LastIndexOf(')');
-            if (open < 0 || close < open || !stat.AsSpan(open + 1, close - open - 1).StartsWith(".NET Tiered", StringComparison.Ordinal))
-            {
-                continue;
-            }
-
-            var fields = stat[(close + 2)..].Split(' ');
-            ticks += long.Parse(fields[11], CultureInfo.InvariantCulture) + long.Parse(fields[12], CultureInfo.InvariantCulture);
+            jit += thread.StartsWith(".NET Tiered", StringComparison.Ordinal) ? cpu : TimeSpan.Zero;
         }
 
-        return TimeSpan.FromSeconds(ticks / 100.0);
+        return jit;
     }
 
     /// <summary>The store's live document count, from <c>GET /stats</c>.</summary>
@@ -107,14 +90,5 @@ internal sealed class BenchNode : IDisposable
     {
         _process?.Dispose();
         Client.Dispose();
-    }
-
-    private static int FreePort()
-    {
-        using var listener = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        var port = ((IPEndPoint)listener.LocalEndpoint).Port;
-        listener.Stop();
-        return port;
     }
 }

@@ -19,16 +19,22 @@ internal static class ProcessCpu
     }
 
     /// <summary>CPU time per thread name so far (threads of one name added up); empty where /proc is not there.</summary>
-    public static Dictionary<string, TimeSpan> ByThreadName()
+    public static Dictionary<string, TimeSpan> ByThreadName() => ByThreadName(Tasks);
+
+    /// <summary>As <see cref="ByThreadName()"/>, for another process (a server the benchmark started).</summary>
+    public static Dictionary<string, TimeSpan> ByThreadName(int processId) =>
+        ByThreadName($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/task");
+
+    private static Dictionary<string, TimeSpan> ByThreadName(string tasks)
     {
         var byName = new Dictionary<string, TimeSpan>(StringComparer.Ordinal);
-        if (!Directory.Exists(Tasks))
+        if (!Directory.Exists(tasks))
         {
             return byName;
         }
 
         var ticksPerSecond = 100.0; // USER_HZ, 100 on every Linux this runs on
-        foreach (var task in Directory.EnumerateDirectories(Tasks))
+        foreach (var task in Directory.EnumerateDirectories(tasks))
         {
             string stat;
             try
