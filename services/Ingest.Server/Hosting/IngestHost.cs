@@ -1,6 +1,7 @@
 using Ingest.Indexing.Runtime;
 using Ingest.Server.Batching;
 using Ingest.Server.Cluster;
+using Ingest.Server.WebConsole;
 using Ingest.Server.Documents;
 using Ingest.Server.Etl;
 using Ingest.Server.Expiration;
@@ -92,6 +93,7 @@ public static class IngestHost
         app.MapClusterDigestEndpoints();
         app.MapMetricsEndpoint();
         app.MapClusterEndpoints();
+        app.MapConsole();
         return app;
     }
 

@@ -13,6 +13,9 @@ internal static class ScopedEndpoints
     [
         ("GET", "/alive", "/alive", ApiScopes.None),
         ("GET", "/metrics", "/metrics", ApiScopes.None),
+        ("GET", "/", "/", ApiScopes.None),
+        ("GET", "/console", "/console", ApiScopes.None),
+        ("GET", "/console/{**file}", "/console/js/app.js", ApiScopes.None),
         ("GET", "/health", "/health", ApiScopes.Read),
         ("GET", "/stats", "/stats", ApiScopes.Read),
         ("GET", "/cluster", "/cluster", ApiScopes.Read),
