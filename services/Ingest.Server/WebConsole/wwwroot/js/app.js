@@ -8,6 +8,11 @@ import { h, labelled, problemBox, replace } from './ui.js';
 /** Every page: its route, its name in the navigation, and its module. */
 const pages = [
   { route: 'overview', title: 'Overview', module: './pages/overview.js' },
+  { route: 'documents', title: 'Documents', module: './pages/documents.js' },
+  { route: 'query', title: 'Query', module: './pages/query.js' },
+  { route: 'indexes', title: 'Indexes', module: './pages/indexes.js' },
+  { route: 'sources', title: 'Sources', module: './pages/sources.js' },
+  { route: 'etl', title: 'ETL', module: './pages/etl.js' },
 ];
 
 const main = document.getElementById('main');
