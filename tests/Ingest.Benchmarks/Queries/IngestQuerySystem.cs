@@ -16,10 +16,19 @@ namespace Ingest.Benchmarks.Queries;
 /// The document store with a static index over the orders, opened by <see cref="QueryEngine"/> as the server does;
 /// queried with the engine's executor against that index: parse, prepare, open a reader, run, write the JSON rows (to
 /// a reused buffer instead of a socket). The engine's choice of index, staleness check and rebuild retry are left out,
-/// so a query's figure is the execution's alone.
+/// so a query's figure is the execution's alone. The store and indexes are laid out as a server's data directory
+/// (<c>store</c>, <c>indexes</c>), so the Grafana workload starts a server on them afterwards instead of loading again.
+/// <para>
+/// The map-reduce workloads are answered at query time (row <see cref="QueriesCommand.IngestQueryTime"/>): a
+/// <c>group by</c> over the map index. A map-reduce index's row (<see cref="QueriesCommand.Ingest"/>) is added here:
+/// its definitions put in <see cref="Complete"/>, the row in <see cref="Rows"/>, its query in <see cref="Session.Run"/>.
+/// </para>
 /// </summary>
 internal sealed class IngestQuerySystem : IQuerySystem
 {
+    /// <summary>The server's store folder in its data directory (Ingest.Server's StoreRegistration.StoreFolder).</summary>
+    public const string StoreFolder = "store";
+
     public static readonly IndexDefinition Index = new(
         "Orders/Queries",
         [OrderDataset.Collection],
@@ -31,30 +40,40 @@ internal sealed class IngestQuerySystem : IQuerySystem
             new IndexFieldDefinition("ProductName", "Lines[].ProductName", IndexFieldType.Text),
         ]);
 
+    private static readonly string[] ShapeRows = [QueriesCommand.Ingest];
+    private static readonly string[] MapReduceRows = [QueriesCommand.IngestQueryTime];
     private readonly DocumentStore _store;
     private readonly QueryEngine _engine;
+    private bool _disposed;
 
     public IngestQuerySystem(string directory)
     {
-        _store = DocumentStore.Open(Path.Combine(directory, "docs"), new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe } });
+        DataDirectory = directory;
+        _store = DocumentStore.Open(Path.Combine(directory, StoreFolder), new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe } });
         _engine = new QueryEngine(_store, directory);
         _engine.OpenAsync().GetAwaiter().GetResult();
     }
+
+    /// <summary>The data directory, a server's layout.</summary>
+    public string DataDirectory { get; }
 
     public string Name => QueriesCommand.Ingest;
 
     public string Description => "Ingest: document store + static index (Status, Company keyword; Total number; OrderedAt datetime; Lines[].ProductName text), QueryParser + QueryExecutor";
 
-    public void Load(OrderDataset data)
+    public void Add(OrderChunk chunk) => PutAll(_store, chunk.Data);
+
+    public void Complete()
     {
-        PutAll(_store, data);
         var indexes = _engine.Indexes;
         indexes.PutAsync(Index).GetAwaiter().GetResult();
-        if (!indexes.WaitForIndexedEtagAsync(Index.Name, _store.LastEtag, TimeSpan.FromMinutes(10)).GetAwaiter().GetResult())
+        if (!indexes.WaitForIndexedEtagAsync(Index.Name, _store.LastEtag, TimeSpan.FromMinutes(60)).GetAwaiter().GetResult())
         {
             throw new InvalidOperationException($"the index did not catch up: {indexes.GetStatus(Index.Name)}");
         }
     }
+
+    public IReadOnlyList<string> Rows(QueryWorkload workload) => workload.MapReduce ? MapReduceRows : ShapeRows;
 
     /// <summary>Stores every order in batches of 10,000 (the grafana-timeseries workload loads its server's store the same way).</summary>
     public static void PutAll(DocumentStore store, OrderDataset data)
@@ -73,8 +92,15 @@ internal sealed class IngestQuerySystem : IQuerySystem
 
     public IQuerySession OpenSession() => new Session(this);
 
+    /// <summary>Closes the engine and the store; again is a no-op (the pass closes it before the Grafana workload opens the same directory).</summary>
     public void Dispose()
     {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
         _engine.DisposeAsync().AsTask().GetAwaiter().GetResult();
         _store.Dispose();
     }
@@ -94,7 +120,7 @@ internal sealed class IngestQuerySystem : IQuerySystem
             _writer = new Utf8JsonWriter(_buffer);
         }
 
-        public long Run(QueryWorkload workload)
+        public long Run(QueryWorkload workload, string row)
         {
             var prepared = _executor.Prepare(QueryParser.Parse(workload.Query), Index, QueryParameters.None, continuation: null);
             using var reader = _indexes.BeginRead(Index.Name) ?? throw new InvalidOperationException("the index is not readable");
