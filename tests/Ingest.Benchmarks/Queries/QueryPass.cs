@@ -39,11 +39,7 @@ internal sealed record QueryPass(string Label, int Orders, IReadOnlyList<string>
             {
                 if (failed.TryGetValue(system, out var error))
                 {
-                    results.AddRange(
-                        from workload in Workloads
-                        from row in system.Rows(workload)
-                        from threads in workload.MapReduce ? QueriesCommand.MapReduceThreadCounts : QueriesCommand.ThreadCounts
-                        select new QueryMeasurement(workload.Name, row, threads, 0, 0, 0, 0, error));
+                    results.AddRange(Cells(system).Select(c => new QueryMeasurement(c.Workload.Name, c.Row, c.Threads, 0, 0, 0, 0, error)));
                     continue;
                 }
 
@@ -122,17 +118,35 @@ internal sealed record QueryPass(string Label, int Orders, IReadOnlyList<string>
         }
     }
 
+    /// <summary>The cells a system measures in this pass: each workload, each of its rows, on 1 and 2 threads (map-reduce: 1).</summary>
+    public IEnumerable<(QueryWorkload Workload, string Row, int Threads)> Cells(IQuerySystem system)
+    {
+        ArgumentNullException.ThrowIfNull(system);
+        return
+            from workload in Workloads
+            from row in system.Rows(workload)
+            from threads in workload.MapReduce ? QueriesCommand.MapReduceThreadCounts : QueriesCommand.ThreadCounts
+            select (workload, row, threads);
+    }
+
+    /// <summary>A system of the pass, empty, in <paramref name="directory"/>; the baselines keep their full-text parts only where the search shape runs (the 1,000,000-order pass).</summary>
+    public IQuerySystem Create(string name, string directory)
+    {
+        var shapes = Workloads.Any(w => !w.MapReduce);
+        return name switch
+        {
+            QueriesCommand.Ingest => new IngestQuerySystem(directory),
+            QueriesCommand.Sqlite => new SqliteQuerySystem(directory, fullText: shapes),
+            QueriesCommand.DuckDb => new DuckDbQuerySystem(directory, productNames: shapes),
+            _ => new LuceneQuerySystem(directory),
+        };
+    }
+
     private void MeasureSystem(IQuerySystem system, List<QueryMeasurement> results)
     {
-        foreach (var workload in Workloads)
+        foreach (var (workload, row, threads) in Cells(system))
         {
-            foreach (var row in system.Rows(workload))
-            {
-                foreach (var threads in workload.MapReduce ? QueriesCommand.MapReduceThreadCounts : QueriesCommand.ThreadCounts)
-                {
-                    results.Add(MeasureOne(system, workload, row, threads));
-                }
-            }
+            results.Add(MeasureOne(system, workload, row, threads));
         }
     }
 
@@ -168,18 +182,5 @@ internal sealed record QueryPass(string Label, int Orders, IReadOnlyList<string>
             Console.WriteLine($"[{QueriesCommand.Ingest}] {Grafana} FAILED: {e}");
             return new QueryMeasurement(Grafana!, QueriesCommand.Ingest, GrafanaTimeseriesWorkload.Panels.Length, 0, 0, 0, 0, e.Message);
         }
-    }
-
-    /// <summary>The baselines keep their full-text parts only where the search shape runs (the 1,000,000-order pass).</summary>
-    private IQuerySystem Create(string name, string directory)
-    {
-        var shapes = Workloads.Any(w => !w.MapReduce);
-        return name switch
-        {
-            QueriesCommand.Ingest => new IngestQuerySystem(directory),
-            QueriesCommand.Sqlite => new SqliteQuerySystem(directory, fullText: shapes),
-            QueriesCommand.DuckDb => new DuckDbQuerySystem(directory, productNames: shapes),
-            _ => new LuceneQuerySystem(directory),
-        };
     }
 }

@@ -33,7 +33,7 @@ internal sealed class SqliteQuerySystem : IQuerySystem
     public string Name => QueriesCommand.Sqlite;
 
     public string Description =>
-        $"SQLite {SQLitePCL.raw.sqlite3_libversion().utf8_to_string()}, WAL, 256 MiB cache, an index per queried column, FTS5 for product names";
+        $"SQLite {SQLitePCL.raw.sqlite3_libversion().utf8_to_string()}, WAL, 256 MiB cache, an index per queried column{(_fullText ? ", FTS5 for product names" : string.Empty)}";
 
     public void Add(OrderChunk chunk)
     {
