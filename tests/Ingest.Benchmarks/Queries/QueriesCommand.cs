@@ -82,7 +82,7 @@ internal static class QueriesCommand
         [.. QueryWorkload.All.Select(w => w.Name), GrafanaTimeseriesWorkload.Name, GrafanaTimeseriesWorkload.TenMillionName];
 
     /// <summary>
-    /// The passes a run makes, each with only the systems and workloads selected. Quick: 20,000 and 60,000 orders, short
+    /// The passes a run makes, each with only the systems and workloads selected. Quick: 20,000 and 40,000 orders, short
     /// cells (CI's smoke run); full: 1,000,000 and 10,000,000, where a 10,000,000-order cell takes at least 10 queries
     /// (a query-time aggregation there takes seconds).
     /// </summary>
@@ -110,7 +110,7 @@ internal static class QueriesCommand
         {
             passes.Add(new QueryPass(
                 "10m",
-                quick ? 60_000 : 10_000_000,
+                quick ? 40_000 : 10_000_000,
                 SystemsOf([Ingest, Sqlite, DuckDb]),
                 WorkloadsOf(big: true),
                 Selected(GrafanaTimeseriesWorkload.TenMillionName) ? GrafanaTimeseriesWorkload.TenMillionName : null,
