@@ -201,16 +201,25 @@ public sealed partial class IndexReader : IDisposable
     /// without sorting the concatenation (<see cref="EntryUnion"/>): runs that follow each other stay as they are, a few
     /// runs are merged, and past a size the ids go into a bitmap over entry ids that is read back in order.
     /// </summary>
-    private void Scan(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> high, List<long> result)
+    /// <returns>False, with nothing added, when the range held more than <paramref name="maxTerms"/> terms.</returns>
+    private bool Scan(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> high, List<long> result, long maxTerms = long.MaxValue)
     {
         ArgumentNullException.ThrowIfNull(result);
         var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, TermLimits.MaxTermBytes)], _key);
         var cursor = _terms.CreateCursor();
         var union = new EntryUnion(result, MaxEntryId);
+        var first = result.Count;
+        long terms = 0;
         try
         {
             for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
             {
+                if (++terms > maxTerms)
+                {
+                    result.RemoveRange(first, result.Count - first);
+                    return false;
+                }
+
                 if (union.IsBitmap)
                 {
                     VisitIds(cursor.Value, ref union);
@@ -223,6 +232,7 @@ public sealed partial class IndexReader : IDisposable
             }
 
             union.Complete();
+            return true;
         }
         finally
         {

@@ -329,7 +329,7 @@ public sealed partial class QueryExecutor
             }
 
             var field = FieldBinder.Bind(item.Field, prepared.Definition);
-            order[i] = new SortKeySpec(KindOf(field, item), field.Ordinal, item.Descending, field.Name) { SingleValued = IsSingleValued(field) };
+            order[i] = new SortKeySpec(KindOf(field, item), field.Ordinal, item.Descending, field.Name) { SingleValued = FilterBinder.HoldsOneValue(field) };
         }
 
         prepared.Order = order;
@@ -354,9 +354,6 @@ public sealed partial class QueryExecutor
                 throw new QueryException(item.Field!.Position, $"cannot order by '{field.Name}': it is a text field (its words are indexed, not its value)");
         }
     }
-
-    private static bool IsSingleValued(BoundField field) =>
-        field.Definition != null && JsonPathCompiler.TryCompile(field.Definition.Path, out var path, out _) && !path.Steps.Any(s => s.Kind == JsonPathStepKind.Elements);
 
     private static QueryException OrderAs(OrderByItem item, BoundField field, string type) =>
         new(item.Field!.Position, $"cannot order '{field.Name}' as {type}: it is {(field.IsDocumentId ? "the document id" : "a " + LiteralText.TypeName(field.Type))} and orders as one");

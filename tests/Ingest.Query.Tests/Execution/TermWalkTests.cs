@@ -127,8 +127,9 @@ public sealed class TermWalkTests
         var seed = TestSeed.Next();
         var random = new Random(seed);
 
-        // Enough documents that wide ranges and prefixes pass the bitmap's threshold (256 ids), narrow ones merge.
-        var things = Enumerable.Range(0, 3000).Select(i => RandomThing(random, i)).ToList();
+        // Enough documents that wide ranges and prefixes pass the bitmap's threshold (256 ids), narrow ones merge; N and
+        // At have thousands of distinct values, so wide ranges over them pass 1,024 terms and read the column instead.
+        var things = Enumerable.Range(0, 3000).Select(i => RandomThing(random, i, decimals: 2)).ToList();
         await using var host = await QueryHost.OpenAsync(Definition);
         await host.PutAsync("Things", things.Select(t => (t.Id, t.Json)));
         await host.CatchUpAsync(Definition.Name);
@@ -137,11 +138,20 @@ public sealed class TermWalkTests
         {
             string where;
             Func<Thing, bool> filter;
-            switch (random.Next(5))
+            switch (random.Next(6))
             {
+                case 5:
+                {
+                    var x = Math.Round((random.NextDouble() * 240) - 120, 2);
+                    var greater = random.Next(2) == 0;
+                    where = string.Create(CultureInfo.InvariantCulture, $"N {(greater ? ">" : "<=")} {x}");
+                    filter = t => t.N is { } n && (greater ? n > x : n <= x);
+                    break;
+                }
+
                 case 0:
                 {
-                    var (a, b) = Ordered(Math.Round((random.NextDouble() * 240) - 120, 1), Math.Round((random.NextDouble() * 240) - 120, 1));
+                    var (a, b) = Ordered(Math.Round((random.NextDouble() * 240) - 120, 2), Math.Round((random.NextDouble() * 240) - 120, 2));
                     where = string.Create(CultureInfo.InvariantCulture, $"N between {a} and {b}");
                     filter = t => t.N is { } n && n >= a && n <= b;
                     break;
@@ -261,7 +271,7 @@ public sealed class TermWalkTests
             return c != 0 ? (descending ? -c : c) : a.Number.CompareTo(b.Number);
         })).Select(t => t.Id).ToList();
 
-    private static Thing RandomThing(Random random, int number)
+    private static Thing RandomThing(Random random, int number, int decimals = 0)
     {
         var fields = new Dictionary<string, object?>();
         double? n = null;
@@ -274,7 +284,7 @@ public sealed class TermWalkTests
                 break;
             default:
                 // Few distinct values, so ties are common.
-                n = random.Next(3) == 0 ? random.Next(-3, 3) : Math.Round((random.NextDouble() * 200) - 100, 0);
+                n = random.Next(3) == 0 ? random.Next(-3, 3) : Math.Round((random.NextDouble() * 200) - 100, decimals);
                 fields["N"] = n;
                 break;
         }
