@@ -66,6 +66,7 @@ public sealed class IndexesPageTests
         await Expect(page.GetByRole(AriaRole.Table, new() { Name = "Indexes" }).GetByRole(AriaRole.Row).Filter(new() { HasText = Index })).ToContainTextAsync("up to date");
         await session.AssertAccessibleAsync();
         await session.ScreenshotAsync("indexes");
+        await session.AssertFitsPhoneAsync("indexes-phone");
 
         // Reset asks first; cancelling does nothing, confirming rebuilds.
         await page.GetByRole(AriaRole.Button, new() { Name = "Reset index" }).ClickAsync();

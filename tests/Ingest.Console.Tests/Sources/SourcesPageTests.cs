@@ -63,6 +63,7 @@ public sealed class SourcesPageTests
         await Expect(opened.GetByRole(AriaRole.Table, new() { Name = $"Headers of dead letter {ids[0]}" })).ToContainTextAsync("trace-7");
         await session.AssertAccessibleAsync();
         await session.ScreenshotAsync("sources");
+        await session.AssertFitsPhoneAsync("sources-phone");
 
         // A body that still does not map: the server's 422 beside the form, the dead letter kept.
         var body = opened.GetByLabel("Body to replay");

@@ -38,13 +38,20 @@ function lag(status) {
   return status.lagChanges === 0 ? 'caught up' : `${formatNumber(status.lagChanges)} changes, ${formatNumber(Math.round(status.lagSeconds))} s`;
 }
 
+/** The last delivery failure: in red while the task retries, muted (and said to be past) once it runs again. */
+function lastError(status) {
+  if (!status?.lastError) return '';
+  const text = `${status.lastError} (${formatTime(status.lastErrorTime)})`;
+  return status.state === 'Running' ? h('span', { class: 'muted' }, `Before it recovered: ${text}`) : h('span', { class: 'bad' }, text);
+}
+
 function renderList(list, tasks, selected) {
   // Rebuilt only when something changed, so a person's focus on a link stays put between polls.
   const text = JSON.stringify(tasks);
   if (list.shown === text) return;
   list.shown = text;
   const rows = tasks.map((task) => [
-    h('a', { href: `#/etl?${new URLSearchParams({ task: task.name })}`, 'aria-current': task.name === selected ? 'true' : null }, task.name),
+    h('a', { class: 'nowrap', href: `#/etl?${new URLSearchParams({ task: task.name })}`, 'aria-current': task.name === selected ? 'true' : null }, task.name),
     stateCell(task.status),
     task.status?.destination ?? '–',
     (task.definition?.collections ?? []).join(', '),
@@ -52,7 +59,7 @@ function renderList(list, tasks, selected) {
     formatNumber(task.status?.messagesSent),
     formatNumber(Math.round((task.status?.messagesPerSecond ?? 0) * 10) / 10),
     formatNumber(task.status?.errors),
-    task.status?.lastError ? h('span', { class: 'bad' }, `${task.status.lastError} (${formatTime(task.status.lastErrorTime)})`) : '',
+    lastError(task.status),
   ]);
   replace(list,
     h('h2', {}, 'Tasks'),
@@ -154,7 +161,7 @@ function taskView(element, name, signal) {
         h('dt', {}, 'Sent up to etag'), h('dd', {}, `${formatNumber(status.lastSentEtag)} of ${formatNumber(status.lastEtag)}`),
         h('dt', {}, 'Lag'), h('dd', {}, lag(status)),
         h('dt', {}, 'Messages sent'), h('dd', {}, `${formatNumber(status.messagesSent)} (${formatNumber(Math.round((status.messagesPerSecond ?? 0) * 10) / 10)} per second)`),
-        h('dt', {}, 'Last delivery error'), h('dd', { class: status.lastError ? 'bad' : null }, status.lastError ? `${status.lastError} (${formatTime(status.lastErrorTime)})` : 'none')),
+        h('dt', {}, 'Last delivery error'), h('dd', {}, lastError(status) || 'none')),
       h('details', {}, h('summary', {}, 'Definition as JSON'), h('pre', { class: 'json' }, JSON.stringify(task.definition, null, 2))));
       // Re-rendering the rows while a retry is under way would drop its outcome's cell: skip this round.
       if (retrying === 0) await loadErrors();

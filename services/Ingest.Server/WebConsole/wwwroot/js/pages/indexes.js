@@ -71,14 +71,13 @@ function renderList(list, items, selected) {
     staleCell(index),
     `${formatNumber(index.lastIndexedEtag)} / ${formatNumber(index.collectionsLastEtag)}`,
     formatNumber(index.entries),
-    index.disk ? formatBytes(index.disk.dataFileBytes) : '–',
     index.error ? h('span', { class: 'bad' }, index.error) : '',
   ]);
   replace(list,
     h('h2', {}, 'All indexes'),
     items.length === 0 ? h('p', { class: 'muted' }, 'No index yet: define one below, or run a query on a collection (it makes the index it needs).') : null,
-    table('Indexes', ['Name', 'Kind', 'State', 'Staleness', 'Indexed etag / last', 'Entries', 'Data file', 'Error'], rows,
-      { numeric: ['Entries', 'Indexed etag / last', 'Data file'] }));
+    table('Indexes', ['Name', 'Kind', 'State', 'Staleness', 'Indexed etag / last', 'Entries', 'Error'], rows,
+      { numeric: ['Entries', 'Indexed etag / last'] }));
 }
 
 /** Keeps the chosen index's card: its figures re-rendered when they change, its buttons built once (focus stays). */

@@ -20,12 +20,12 @@ export function resetForm(signal) {
   const radios = targets.map((target, index) => {
     const id = `${groupName}-${target.value}`;
     const input = h('input', { type: 'radio', name: groupName, id, value: target.value, checked: index === 0 });
-    return h('label', { for: id, title: target.hint }, input, `${target.label} `, h('span', { class: 'hint' }, `(${target.hint})`));
+    return h('label', { for: id }, input, `${target.label} `, h('span', { class: 'hint' }, `(${target.hint})`));
   });
   const timeField = labelled('Time (UTC)', (id) => h('input', { id, type: 'datetime-local', step: '1' }),
-    'Used when the target is a time.');
+    'Interpreted as UTC.');
   const offsetsField = labelled('Offsets', (id) => h('input', { id, autocomplete: 'off', spellcheck: 'false', placeholder: 'orders:0=120, orders:1=0' }),
-    'Used when the target is offsets: topic:partition=offset, separated by commas.');
+    'topic:partition=offset, separated by commas; prefilled with the committed positions.');
   const outcome = h('div', { 'aria-live': 'polite' });
   let known = [];
 
@@ -40,6 +40,13 @@ export function resetForm(signal) {
     outcome);
 
   const chosen = () => form.querySelector(`input[name="${groupName}"]:checked`).value;
+  // Only the input the chosen target needs is shown.
+  const showInputs = () => {
+    timeField.field.hidden = chosen() !== 'time';
+    offsetsField.field.hidden = chosen() !== 'offsets';
+  };
+  form.addEventListener('change', showInputs);
+  showInputs();
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();

@@ -19,7 +19,7 @@ export async function mount(root, { signal }) {
   const partitions = h('div', { class: 'card' });
   const reset = resetForm(signal);
   const letters = deadLetters(signal);
-  root.append(h('h1', { id: 'page-title' }, 'Sources'), health, sources, partitions, reset.element, letters.element);
+  root.append(h('h1', { id: 'page-title' }, 'Sources'), health, sources, partitions, letters.element, reset.element);
 
   await every(2000, signal, async () => {
     let stats;
@@ -49,6 +49,10 @@ async function healthOf(signal) {
 }
 
 function renderHealth(element, health) {
+  // An alert is announced when it appears: rebuilt only when what it says changes.
+  const text = JSON.stringify(health.failure ? health.failure.problem : health.sources);
+  if (element.shown === text) return;
+  element.shown = text;
   if (health.failure) { replace(element, problemBox(health.failure)); return; }
   const reasons = (health.sources ?? []).flatMap((source) => [
     source.error ? h('li', {}, h('strong', {}, source.name), `: ${source.error}`) : null,
