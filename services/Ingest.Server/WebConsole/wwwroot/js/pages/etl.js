@@ -42,7 +42,7 @@ function lag(status) {
 function lastError(status) {
   if (!status?.lastError) return '';
   const text = `${status.lastError} (${formatTime(status.lastErrorTime)})`;
-  return status.state === 'Running' ? h('span', { class: 'muted' }, `Before it recovered: ${text}`) : h('span', { class: 'bad' }, text);
+  return status.state === 'Running' ? h('span', { class: 'muted break' }, `Before it recovered: ${text}`) : h('span', { class: 'bad break' }, text);
 }
 
 function renderList(list, tasks, selected) {
@@ -53,7 +53,7 @@ function renderList(list, tasks, selected) {
   const rows = tasks.map((task) => [
     h('a', { class: 'nowrap', href: `#/etl?${new URLSearchParams({ task: task.name })}`, 'aria-current': task.name === selected ? 'true' : null }, task.name),
     stateCell(task.status),
-    task.status?.destination ?? '–',
+    h('span', { class: 'break' }, task.status?.destination ?? '–'),
     (task.definition?.collections ?? []).join(', '),
     lag(task.status),
     formatNumber(task.status?.messagesSent),

@@ -75,7 +75,7 @@ function renderSources(sources, partitions, items) {
     formatNumber(source.written),
     formatNumber(source.deadLetters),
     source.group ?? '–',
-    source.error ? h('span', { class: 'bad' }, source.error) : '',
+    source.error ? h('span', { class: 'bad break' }, source.error) : '',
   ]);
   replace(sources,
     h('h2', {}, 'Sources'),
@@ -118,7 +118,7 @@ function deadLetters(signal) {
     shownIds = ids;
     const rows = page.items.map((item) => [
       h('button', { type: 'button', class: 'link', 'aria-label': `Open dead letter ${item.id}`, onclick: () => open(item.id) }, `#${item.id}`),
-      item.source,
+      h('span', { class: 'break' }, item.source),
       `${item.partition} / ${formatNumber(item.offset)}`,
       item.reason,
       formatTime(item.stored),
