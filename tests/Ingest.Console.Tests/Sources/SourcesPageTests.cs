@@ -54,7 +54,7 @@ public sealed class SourcesPageTests
         // The first dead letter, decoded: reason, key, header, body as text.
         var ids = await DeadLetterIdsAsync(session);
         Assert.Equal(2, ids.Count);
-        await page.GetByRole(AriaRole.Button, new() { Name = $"Open dead letter {ids[0]}" }).ClickAsync();
+        await page.GetByRole(AriaRole.Button, new() { Name = $"Open dead letter #{ids[0]}", Exact = true }).ClickAsync();
         var opened = page.GetByRole(AriaRole.Region, new() { Name = $"Dead letter #{ids[0]}" });
         await Expect(opened.GetByRole(AriaRole.Heading, new() { Name = $"Dead letter #{ids[0]}" })).ToBeFocusedAsync();
         await Expect(opened).ToContainTextAsync("not JSON");
@@ -74,7 +74,9 @@ public sealed class SourcesPageTests
 
         await body.FillAsync("""{"customer":"Lin","total":1}""");
         await opened.GetByRole(AriaRole.Button, new() { Name = "Replay" }).ClickAsync();
-        await Expect(page.GetByRole(AriaRole.Status).Filter(new() { HasText = $"Dead letter #{ids[0]} replayed: stored document orders/2 in Orders" })).ToBeVisibleAsync();
+        var replayed = page.GetByRole(AriaRole.Status).Filter(new() { HasText = $"Dead letter #{ids[0]} replayed: stored document orders/2 in Orders" });
+        await Expect(replayed).ToBeVisibleAsync();
+        await Expect(replayed).ToBeFocusedAsync();
         using (var document = await session.Api.GetAsync(new Uri("/docs/orders/2", UriKind.Relative)))
         {
             Assert.Equal(HttpStatusCode.OK, document.StatusCode);
@@ -82,10 +84,10 @@ public sealed class SourcesPageTests
         }
 
         await AssertGoneAsync(session, ids[0]);
-        await Expect(page.GetByRole(AriaRole.Button, new() { Name = $"Open dead letter {ids[0]}" })).ToHaveCountAsync(0);
+        await Expect(page.GetByRole(AriaRole.Button, new() { Name = $"Open dead letter #{ids[0]}", Exact = true })).ToHaveCountAsync(0);
 
         // The other one is deleted, after a confirmation.
-        await page.GetByRole(AriaRole.Button, new() { Name = $"Open dead letter {ids[1]}" }).ClickAsync();
+        await page.GetByRole(AriaRole.Button, new() { Name = $"Open dead letter #{ids[1]}", Exact = true }).ClickAsync();
         await page.GetByRole(AriaRole.Region, new() { Name = $"Dead letter #{ids[1]}" }).GetByRole(AriaRole.Button, new() { Name = "Delete" }).ClickAsync();
         await page.GetByRole(AriaRole.Dialog).GetByRole(AriaRole.Button, new() { Name = "Delete" }).ClickAsync();
         await Expect(page.GetByRole(AriaRole.Status).Filter(new() { HasText = $"Dead letter #{ids[1]} deleted" })).ToBeVisibleAsync();

@@ -117,7 +117,7 @@ function deadLetters(signal) {
     if (!force && ids === shownIds) return;
     shownIds = ids;
     const rows = page.items.map((item) => [
-      h('button', { type: 'button', class: 'link', 'aria-label': `Open dead letter ${item.id}`, onclick: () => open(item.id) }, `#${item.id}`),
+      h('button', { type: 'button', class: 'link', 'aria-label': `Open dead letter #${item.id}`, onclick: () => open(item.id) }, `#${item.id}`),
       h('span', { class: 'break' }, item.source),
       `${item.partition} / ${formatNumber(item.offset)}`,
       item.reason,
@@ -139,7 +139,17 @@ function deadLetters(signal) {
       replace(opened, problemBox(error));
       return;
     }
-    replace(opened, deadLetterView(letter, { signal, done: (note) => { openedId = null; replace(opened, note); load(true); } }));
+    replace(opened, deadLetterView(letter, {
+      signal,
+      done: (note) => {
+        // The buttons that had the focus are gone: it moves to what happened.
+        openedId = null;
+        note.tabIndex = -1;
+        replace(opened, note);
+        note.focus();
+        load(true);
+      },
+    }));
     opened.querySelector('h3').focus();
   }
 
