@@ -103,8 +103,8 @@ public static class IndexDefinitionJson
     }
 
     /// <summary>
-    /// The body's reduce as a definition for the validator; an unknown function is reported here (and the aggregate
-    /// dropped), a missing key name defaults to its field's.
+    /// The body's reduce as a definition for the validator, every item at its position: an unknown function is
+    /// reported here (the aggregate goes on as a count), a missing key name defaults to its field's.
     /// </summary>
     private static ReduceDefinition ToReduce(ReduceBody body, List<IndexDefinitionError> errors)
     {
@@ -115,7 +115,7 @@ public static class IndexDefinitionJson
             var key = groupBy[i];
             if (key == null)
             {
-                errors.Add(new IndexDefinitionError($"reduce.groupBy[{i}]", $"group key {i} must be an object"));
+                keys.Add(null!); // the validator reports it, and the keys after it keep their positions
                 continue;
             }
 
@@ -130,7 +130,7 @@ public static class IndexDefinitionJson
             var aggregate = bodies[i];
             if (aggregate == null)
             {
-                errors.Add(new IndexDefinitionError($"reduce.aggregates[{i}]", $"aggregate {i} must be an object"));
+                aggregates.Add(null!); // as for keys
                 continue;
             }
 
@@ -142,6 +142,7 @@ public static class IndexDefinitionJson
                     aggregate.Function == null
                         ? $"{label} has no function; expected one of {AggregateKindNames.Expected}"
                         : $"{label} has unknown function '{aggregate.Function}'; expected one of {AggregateKindNames.Expected}"));
+                aggregates.Add(new AggregateDefinition(aggregate.Name ?? "", AggregateKind.Count)); // a stand-in, so its name is still checked
                 continue;
             }
 
