@@ -33,7 +33,7 @@ public sealed class GroupCursor
     /// <summary>Documents in the current group.</summary>
     public long DocumentCount => ReduceLayout.ReadInt64(_cursor.Value);
 
-    /// <summary>The current group's key bytes (for continuation tokens; <see cref="Seek"/> takes them back).</summary>
+    /// <summary>The current group's key bytes (layout in ReduceLayout): a tie-breaker and a keyset position for paging.</summary>
     public ReadOnlySpan<byte> GroupKey => _cursor.Key;
 
     /// <summary>Moves to the next group (the first, the first time); false past the last.</summary>
@@ -42,23 +42,6 @@ public sealed class GroupCursor
         var moved = _started ? _cursor.MoveNext() : _cursor.First();
         _started = true;
         return moved && Decode();
-    }
-
-    /// <summary>Moves to the first group whose key is after <paramref name="groupKey"/>; false when there is none.</summary>
-    public bool SeekAfter(ReadOnlySpan<byte> groupKey)
-    {
-        _started = true;
-        if (!_cursor.Seek(groupKey))
-        {
-            return false;
-        }
-
-        if (_cursor.Key.SequenceEqual(groupKey) && !_cursor.MoveNext())
-        {
-            return false;
-        }
-
-        return Decode();
     }
 
     /// <summary>
