@@ -1,4 +1,5 @@
 using Ingest.Indexing.Definitions;
+using Ingest.Indexing.Reduce;
 using Ingest.Indexing.Runtime;
 
 namespace Ingest.Indexing.CrashWorker;
@@ -22,11 +23,25 @@ internal static class CrashIndexes
             new IndexFieldDefinition("Sku", "Lines[].Sku", IndexFieldType.Keyword, ExactCase: true),
         ]);
 
-    /// <summary>A changed definition (other collections, fewer fields): putting it starts a side-by-side rebuild.</summary>
+    /// <summary>
+    /// A changed definition (other collections, fewer fields, and a reduce: a map-reduce index): putting it starts a
+    /// side-by-side rebuild, so kills land in map-reduce batches and in swaps between a map and a map-reduce build.
+    /// </summary>
     public static readonly IndexDefinition B = A with
     {
         Collections = ["Orders", "Archive"],
         Fields = [.. A.Fields.Where(f => f.Name != "Notes")],
+        Reduce = new ReduceDefinition(
+            [new GroupKeyDefinition("Customer", "Customer"), new GroupKeyDefinition("Hour", "At", "1h")],
+            [
+                new AggregateDefinition("Orders", AggregateKind.Count),
+                new AggregateDefinition("Revenue", AggregateKind.Sum, "Total"),
+                new AggregateDefinition("Average", AggregateKind.Avg, "Total"),
+                new AggregateDefinition("Smallest", AggregateKind.Min, "Total"),
+                new AggregateDefinition("Largest", AggregateKind.Max, "Total"),
+                new AggregateDefinition("Skus", AggregateKind.CountDistinct, "Sku"),
+                new AggregateDefinition("Latest", AggregateKind.Max, "At"),
+            ]),
     };
 
     /// <summary>Small batches, so a run commits many times and a kill lands between and inside commits.</summary>

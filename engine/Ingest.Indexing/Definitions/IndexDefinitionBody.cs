@@ -8,4 +8,7 @@ internal sealed class IndexDefinitionBody
     public List<string?>? Collections { get; set; }
 
     public List<IndexFieldBody?>? Fields { get; set; }
+
+    /// <summary>Only in a map-reduce index's definition.</summary>
+    public ReduceBody? Reduce { get; set; }
 }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Ingest.Indexing.Reduce;
 
 namespace Ingest.Indexing.Definitions;
 
@@ -35,12 +36,20 @@ public static class IndexDefinitionJson
 
         var fields = body.Fields?.Select((field, i) => ToField(field, i, errors)).ToList();
         IndexDefinitionValidator.Check(name, body.Collections, fields, errors);
+        var reduce = body.Reduce == null ? null : ToReduce(body.Reduce, errors);
+        if (reduce != null)
+        {
+            ReduceDefinitionValidator.Check(reduce, fields, errors);
+        }
+
         if (errors.Count > 0)
         {
             return IndexDefinitionResult.Invalid(errors);
         }
 
-        return new IndexDefinitionResult(new IndexDefinition(name!, body.Collections!.Select(c => c!).ToArray(), fields!.Select(f => f!).ToArray()), []);
+        return new IndexDefinitionResult(
+            new IndexDefinition(name!, body.Collections!.Select(c => c!).ToArray(), fields!.Select(f => f!).ToArray()) { Reduce = reduce },
+            []);
     }
 
     public static byte[] ToUtf8(IndexDefinition definition)
@@ -57,6 +66,11 @@ public static class IndexDefinitionJson
                 Type = IndexFieldTypeNames.ToWire(f.Type),
                 ExactCase = f.ExactCase ? true : null,
             })],
+            Reduce = definition.Reduce == null ? null : new ReduceBody
+            {
+                GroupBy = [.. definition.Reduce.GroupBy.Select(k => new GroupKeyBody { Name = k.Name, Field = k.Field, Interval = k.Interval })],
+                Aggregates = [.. definition.Reduce.Aggregates.Select(a => new AggregateBody { Name = a.Name, Function = AggregateKindNames.ToWire(a.Kind), Field = a.Field })],
+            },
         };
         return JsonSerializer.SerializeToUtf8Bytes(body, IndexDefinitionJsonContext.Default.IndexDefinitionBody);
     }
@@ -88,13 +102,63 @@ public static class IndexDefinitionJson
         return new IndexFieldDefinition(body.Name ?? "", body.Path ?? "", type, known && body.ExactCase == true);
     }
 
+    /// <summary>
+    /// The body's reduce as a definition for the validator, every item at its position: an unknown function is
+    /// reported here (the aggregate goes on as a count), a missing key name defaults to its field's.
+    /// </summary>
+    private static ReduceDefinition ToReduce(ReduceBody body, List<IndexDefinitionError> errors)
+    {
+        var keys = new List<GroupKeyDefinition>();
+        var groupBy = body.GroupBy ?? [];
+        for (var i = 0; i < groupBy.Count; i++)
+        {
+            var key = groupBy[i];
+            if (key == null)
+            {
+                keys.Add(null!); // the validator reports it, and the keys after it keep their positions
+                continue;
+            }
+
+            var name = key.Name ?? (key.Interval == null ? key.Field : null);
+            keys.Add(new GroupKeyDefinition(name ?? "", key.Field ?? "", key.Interval));
+        }
+
+        var aggregates = new List<AggregateDefinition>();
+        var bodies = body.Aggregates ?? [];
+        for (var i = 0; i < bodies.Count; i++)
+        {
+            var aggregate = bodies[i];
+            if (aggregate == null)
+            {
+                aggregates.Add(null!); // as for keys
+                continue;
+            }
+
+            var label = string.IsNullOrWhiteSpace(aggregate.Name) ? $"aggregate {i}" : $"aggregate '{aggregate.Name}'";
+            if (!AggregateKindNames.TryParse(aggregate.Function, out var kind))
+            {
+                errors.Add(new IndexDefinitionError(
+                    $"reduce.aggregates[{i}].function",
+                    aggregate.Function == null
+                        ? $"{label} has no function; expected one of {AggregateKindNames.Expected}"
+                        : $"{label} has unknown function '{aggregate.Function}'; expected one of {AggregateKindNames.Expected}"));
+                aggregates.Add(new AggregateDefinition(aggregate.Name ?? "", AggregateKind.Count)); // a stand-in, so its name is still checked
+                continue;
+            }
+
+            aggregates.Add(new AggregateDefinition(aggregate.Name ?? "", kind, aggregate.Field));
+        }
+
+        return new ReduceDefinition(keys, aggregates);
+    }
+
     /// <summary>The serializer's messages name our internal types; say what a client can act on instead.</summary>
     private static string DescribeJsonProblem(JsonException ex)
     {
         var path = ex.Path ?? "$";
         if (ex.Message.Contains("could not be mapped", StringComparison.Ordinal))
         {
-            return $"unknown member at {path}; a definition has name, collections and fields, a field has name, path, type and exactCase";
+            return $"unknown member at {path}; a definition has name, collections, fields and reduce, a field has name, path, type and exactCase, a reduce has groupBy and aggregates, a group key has name, field and interval, an aggregate has name, function and field";
         }
 
         if (ex.Message.Contains("could not be converted", StringComparison.Ordinal))

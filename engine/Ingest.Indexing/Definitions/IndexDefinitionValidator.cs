@@ -1,4 +1,5 @@
 using Ingest.Indexing.Paths;
+using Ingest.Indexing.Reduce;
 
 namespace Ingest.Indexing.Definitions;
 
@@ -16,6 +17,11 @@ public static class IndexDefinitionValidator
         ArgumentNullException.ThrowIfNull(definition);
         var errors = new List<IndexDefinitionError>();
         Check(definition.Name, definition.Collections, definition.Fields, errors);
+        if (definition.Reduce != null)
+        {
+            ReduceDefinitionValidator.Check(definition.Reduce, definition.Fields, errors);
+        }
+
         return errors;
     }
 

@@ -21,11 +21,13 @@ public sealed partial class IndexReader : IDisposable
     private readonly byte[] _key = new byte[Tree.MaxKeySize];
     private readonly byte[] _high = new byte[Tree.MaxKeySize];
     private readonly Action? _onDispose;
+    private readonly Reduce.ReducePlan? _reduce;
     private long[]? _chunk;
     private bool _disposed;
 
-    internal IndexReader(ReadTransaction tx, int fieldCount, Action? onDispose = null)
+    internal IndexReader(ReadTransaction tx, int fieldCount, Reduce.ReducePlan? reduce = null, Action? onDispose = null)
     {
+        _reduce = reduce;
         _onDispose = onDispose;
         _tx = tx;
         _fieldCount = fieldCount;
@@ -39,6 +41,13 @@ public sealed partial class IndexReader : IDisposable
 
     /// <summary>The etag this view is consistent with.</summary>
     public long LastIndexedEtag { get; }
+
+    /// <summary>A map-reduce index's groups, in group key order; null for a map index.</summary>
+    public Reduce.GroupCursor? ReadGroups() =>
+        _reduce == null ? null : new Reduce.GroupCursor(_reduce, _tx.OpenTree(Reduce.ReduceLayout.Groups) ?? throw new InvalidDataException("The map-reduce index's groups tree is missing."));
+
+    /// <summary>Groups in a map-reduce index (0 for a map index).</summary>
+    public long GroupCount => _reduce == null ? 0 : _tx.OpenTree(Reduce.ReduceLayout.Groups)?.Count ?? 0;
 
     /// <summary>Documents in the index.</summary>
     public long EntryCount => _docs.Count;

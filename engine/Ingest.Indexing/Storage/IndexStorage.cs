@@ -4,6 +4,7 @@ using System.Runtime.InteropServices;
 using System.Text;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Extraction;
+using Ingest.Indexing.Reduce;
 using Ingest.Storage;
 using Ingest.Storage.FixedSizeTrees;
 using Ingest.Storage.PostingLists;
@@ -51,6 +52,13 @@ internal sealed class IndexStorage : IDisposable
 
     // Per field counters (wrong types, nulls), committed with each batch; the pending copy becomes current on commit.
     private readonly long[] _fieldCounts;
+
+    // Map-reduce only: the groups kept in the same batch, and each column field's first value in the old and new version.
+    private readonly ReduceMaintainer? _reduce;
+    private readonly byte[] _oldFirst;
+    private readonly byte[] _newFirst;
+    private readonly bool[] _oldHasFirst;
+    private readonly bool[] _newHasFirst;
     private readonly long[] _pendingFieldCounts;
     private readonly byte[] _fieldCountBytes;
 
@@ -70,12 +78,24 @@ internal sealed class IndexStorage : IDisposable
         _pendingFieldCounts = new long[2 * _fieldCount];
         _fieldCountBytes = new byte[16 * _fieldCount];
         _ordinals = new OrdinalColumns([.. definition.Fields.Select(f => f.Type == IndexFieldType.Keyword)]);
+        var plan = ReducePlan.For(definition);
+        _reduce = plan == null ? null : new ReduceMaintainer(plan);
+        _oldFirst = new byte[8 * _fieldCount];
+        _newFirst = new byte[8 * _fieldCount];
+        _oldHasFirst = new bool[_fieldCount];
+        _newHasFirst = new bool[_fieldCount];
     }
 
     private readonly OrdinalColumns _ordinals;
 
     /// <summary>The storage format of this build (<see cref="IndexLayout.CurrentFormat"/>, or older: then it has no ordinal columns and should be rebuilt).</summary>
     public int Format { get; private set; }
+
+    /// <summary>The groups of a map-reduce index (null for a map index).</summary>
+    internal ReducePlan? ReducePlan => _reduce?.Plan;
+
+    /// <summary>Groups the last <see cref="Apply"/> touched (map-reduce only).</summary>
+    public int LastTouchedGroups { get; private set; }
 
     public IndexDefinition Definition { get; }
 
@@ -100,7 +120,8 @@ internal sealed class IndexStorage : IDisposable
         + ((long)(_additions.Capacity + _removals.Capacity + _ids.Capacity + _merged.Capacity) * sizeof(long))
         + (_lastChangeOf.EnsureCapacity(0) * 24L)
         + _groups.CapacityBytes
-        + _ordinals.WorkMemoryBytes;
+        + _ordinals.WorkMemoryBytes
+        + (_reduce?.WorkMemoryBytes ?? 0);
 
     /// <summary>Values of field <paramref name="field"/> skipped for their JSON type, over every indexed document version.</summary>
     public long WrongTypeCount(int field) => _fieldCounts[2 * field];
@@ -167,6 +188,12 @@ internal sealed class IndexStorage : IDisposable
             tx.CreateTree(IndexLayout.Terms);
             tx.CreateTree(IndexLayout.Entries);
             tx.CreateTree(IndexLayout.Docs);
+            if (storage._reduce != null)
+            {
+                tx.CreateTree(ReduceLayout.Groups);
+                tx.CreateTree(ReduceLayout.Values);
+            }
+
             tx.Commit();
             return storage;
         }
@@ -181,10 +208,10 @@ internal sealed class IndexStorage : IDisposable
     public IndexBatch CreateBatch() => new(Extractor);
 
     /// <summary>A consistent view of the index as of the last commit; dispose it promptly.</summary>
-    public IndexReader BeginRead() => new(_env.BeginRead(), _fieldCount) { HasOrdinals = Format >= IndexLayout.CurrentFormat };
+    public IndexReader BeginRead() => new(_env.BeginRead(), _fieldCount, ReducePlan) { HasOrdinals = Format >= IndexLayout.CurrentFormat };
 
     /// <summary>A reader that calls <paramref name="onDispose"/> when it is disposed (the owner counts its readers).</summary>
-    public IndexReader BeginRead(Action onDispose) => new(_env.BeginRead(), _fieldCount, onDispose) { HasOrdinals = Format >= IndexLayout.CurrentFormat };
+    public IndexReader BeginRead(Action onDispose) => new(_env.BeginRead(), _fieldCount, ReducePlan, onDispose) { HasOrdinals = Format >= IndexLayout.CurrentFormat };
 
     /// <summary>
     /// Applies <paramref name="batch"/> (a document changed several times in it counts with its last change) and
@@ -219,6 +246,7 @@ internal sealed class IndexStorage : IDisposable
         _nullOps.Clear();
         _lastChangeOf.Clear();
         _ordinals.Clear();
+        _reduce?.Clear();
         for (var i = 0; i < batch.Count; i++)
         {
             _lastChangeOf[batch[i].DocumentId] = i;
@@ -254,6 +282,8 @@ internal sealed class IndexStorage : IDisposable
             _ordinals.Commit(meta);
         }
 
+        LastTouchedGroups = _reduce?.TouchedGroups ?? 0;
+        _reduce?.Apply(tx);
         entryCount = docs.Count;
         Span<byte> number = stackalloc byte[8];
         BinaryPrimitives.WriteInt64LittleEndian(number, nextEntry);
@@ -316,6 +346,12 @@ internal sealed class IndexStorage : IDisposable
             if (entries.TryGet(entryKey, out var record))
             {
                 EntryRecord.DecodeTerms(record, entry, _arena, _oldTerms, _oldNull);
+                if (_reduce != null)
+                {
+                    // The old version's contribution leaves its groups: its terms from the entry, its first values from the columns, before they change.
+                    ReadOldFirstValues(entry);
+                    _reduce.Contribute(CollectionsMarshal.AsSpan(_oldTerms), _arena.Bytes, _oldFirst, _oldHasFirst, -1);
+                }
             }
             else
             {
@@ -354,6 +390,11 @@ internal sealed class IndexStorage : IDisposable
         var newTerms = CollectionsMarshal.AsSpan(_newTerms);
         newTerms.Sort(_comparer);
         var distinct = Distinct(newTerms);
+        if (_reduce != null && !change.IsDelete)
+        {
+            _reduce.Contribute(newTerms[..distinct], _arena.Bytes, _newFirst, _newHasFirst, +1);
+        }
+
         DiffInto(CollectionsMarshal.AsSpan(_oldTerms), newTerms[..distinct]);
         if (Format >= IndexLayout.CurrentFormat)
         {
@@ -398,14 +439,29 @@ internal sealed class IndexStorage : IDisposable
                 if (term.Field == f)
                 {
                     column.Put(entry, _arena.Bytes.AsSpan(term.Start, term.Length));
+                    _arena.Bytes.AsSpan(term.Start, 8).CopyTo(_newFirst.AsSpan(8 * f));
                     found = true;
                     break;
                 }
             }
 
+            _newHasFirst[f] = found;
             if (!found && existed)
             {
                 column.Delete(entry);
+            }
+        }
+    }
+
+    private void ReadOldFirstValues(long entry)
+    {
+        for (var f = 0; f < _fieldCount; f++)
+        {
+            _oldHasFirst[f] = false;
+            if (_columns[f] is { } column && column.TryGet(entry, out var first))
+            {
+                first.CopyTo(_oldFirst.AsSpan(8 * f));
+                _oldHasFirst[f] = true;
             }
         }
     }

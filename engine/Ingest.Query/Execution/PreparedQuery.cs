@@ -62,4 +62,7 @@ public sealed class PreparedQuery
     internal ulong DefinitionFingerprint { get; set; }
 
     internal ContinuationToken? Resume { get; set; }
+
+    /// <summary><c>from index 'X'</c> on a map-reduce index: its group rows (Reduce/).</summary>
+    internal Reduce.GroupRowQuery? GroupRows { get; set; }
 }

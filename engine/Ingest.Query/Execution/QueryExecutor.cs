@@ -49,6 +49,10 @@ public sealed partial class QueryExecutor
             : new PreparedQuery(query, definition, definition.Name) { DefinitionFingerprint = DefinitionFingerprintOf(definition) };
         prepared.Offset = query.Offset == null ? 0 : parameters.ResolveCount(query.Offset, "offset");
         prepared.Limit = query.Limit == null ? null : parameters.ResolveCount(query.Limit, "limit");
+        if (definition?.Reduce != null && query.Source.Kind == QuerySourceKind.Index)
+        {
+            return Reduce.GroupRowPreparation.Prepare(prepared, parameters, continuation);
+        }
 
         if (IsAggregating(query))
         {
@@ -116,6 +120,11 @@ public sealed partial class QueryExecutor
         }
 
         ArgumentNullException.ThrowIfNull(reader);
+        if (prepared.GroupRows != null)
+        {
+            return new QueryResults(this, prepared, reader, _store.BeginRead(), null, null, [], 0, ct);
+        }
+
         if (prepared.Resume is { Kind: ContinuationKind.Index } resume)
         {
             CheckSameBuild(prepared, resume, reader);
@@ -198,6 +207,11 @@ public sealed partial class QueryExecutor
         if (prepared.NothingReason is { } reason)
         {
             return new QueryPlan(prepared.SourceName, [new QueryPlanStep("nothing", reason, 0, [])]);
+        }
+
+        if (prepared.GroupRows != null)
+        {
+            return new QueryPlan(prepared.SourceName, [new QueryPlanStep("map-reduce-groups", prepared.GroupRows.Describe(), reader?.GroupCount, [])]);
         }
 
         if (prepared.IsCollectionScan)

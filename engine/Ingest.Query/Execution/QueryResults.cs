@@ -88,7 +88,11 @@ public sealed class QueryResults : IDisposable
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(flush);
         ObjectDisposedException.ThrowIf(_disposed, this);
-        if (_prepared.Aggregation != null)
+        if (_prepared.GroupRows != null)
+        {
+            (TotalResults, _written, Continuation) = _prepared.GroupRows.Write(_index!, _prepared, writer, _ct.CanBeCanceled ? _ct : ct);
+        }
+        else if (_prepared.Aggregation != null)
         {
             TotalResults = _prepared.Aggregation.Write(_index!, CollectionsMarshal.AsSpan(_matches), writer, _ct.CanBeCanceled ? _ct : ct);
         }

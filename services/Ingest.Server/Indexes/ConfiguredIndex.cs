@@ -8,4 +8,7 @@ public sealed class ConfiguredIndex
     public List<string> Collections { get; set; } = [];
 
     public List<ConfiguredIndexField> Fields { get; set; } = [];
+
+    /// <summary>Set for a map-reduce index.</summary>
+    public ConfiguredReduce? Reduce { get; set; }
 }

@@ -96,10 +96,43 @@ public sealed class ConfiguredIndexesOptions
             }
 
             writer.WriteEndArray();
+            if (index.Reduce is { } reduce)
+            {
+                WriteReduce(writer, reduce);
+            }
+
             writer.WriteEndObject();
         }
 
         return buffer.ToArray();
+    }
+
+    private static void WriteReduce(Utf8JsonWriter writer, ConfiguredReduce reduce)
+    {
+        writer.WriteStartObject("reduce");
+        writer.WriteStartArray("groupBy");
+        foreach (var key in reduce.GroupBy)
+        {
+            writer.WriteStartObject();
+            WriteIfSet(writer, "name", key.Name);
+            WriteIfSet(writer, "field", key.Field);
+            WriteIfSet(writer, "interval", key.Interval);
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+        writer.WriteStartArray("aggregates");
+        foreach (var aggregate in reduce.Aggregates)
+        {
+            writer.WriteStartObject();
+            WriteIfSet(writer, "name", aggregate.Name);
+            WriteIfSet(writer, "function", aggregate.Function);
+            WriteIfSet(writer, "field", aggregate.Field);
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+        writer.WriteEndObject();
     }
 
     private static void WriteIfSet(Utf8JsonWriter writer, string name, string? value)

@@ -11,7 +11,8 @@ namespace Ingest.Indexing.Tests.Runtime;
 /// Random puts, updates, deletes and collection moves of documents across two collections, written to a real
 /// document store and indexed by the manager's background loop, with reopens of store and manager, resets and
 /// definition changes (side-by-side rebuilds); each time the index caught up, every query equals a brute-force
-/// evaluation over the documents of the indexed collections, and the index's own counters match.
+/// evaluation over the documents of the indexed collections, the index's own counters match, and (definition B is a
+/// map-reduce index) its groups equal a brute-force group-by of those documents.
 /// </summary>
 public sealed class IndexSetModelTests(ITestOutputHelper output)
 {
@@ -130,6 +131,11 @@ public sealed class IndexSetModelTests(ITestOutputHelper output)
         for (var f = 0; f < nulls.Length; f++)
         {
             Assert.Equal(nulls[f], status.Fields[f].NullCount);
+        }
+
+        if (expected.Reduce != null)
+        {
+            Assert.Equal(BruteForceGroups.Expected(expected, indexed), BruteForceGroups.Actual(reader));
         }
     }
 }
