@@ -97,7 +97,9 @@ public sealed class QueryTests
         await page.GetByRole(AriaRole.Button, new() { Name = "Explain" }).ClickAsync();
         await page.GetByRole(AriaRole.Heading, new() { Name = "Plan" }).WaitForAsync();
 
-        // A time() query: the buckets as a chart and a table.
+        // A time() query: the buckets as a chart and a table. The parameter is not needed any more.
+        await page.GetByRole(AriaRole.Button, new() { Name = "Remove parameter min" }).ClickAsync();
+        Assert.Equal(0, await page.GetByLabel("Name").CountAsync());
         await editor.FillAsync("from Orders group by time(OrderedAt, '1h') select count(), sum(Total)");
         await page.GetByRole(AriaRole.Button, new() { Name = "Run" }).ClickAsync();
         var buckets = page.GetByRole(AriaRole.Table, new() { Name = "Results, page 1" });
@@ -107,6 +109,37 @@ public sealed class QueryTests
         Assert.Equal(4, await buckets.Locator("tbody tr").CountAsync());
         await session.AssertAccessibleAsync();
         await session.ScreenshotAsync("query");
+    }
+
+    [Fact]
+    public async Task At_a_phones_width_results_and_errors_fit_and_a_shared_link_runs_its_query()
+    {
+        await using var session = await ConsoleSession.StartAsync(_browser, phone: true);
+        for (var i = 1; i <= 5; i++)
+        {
+            await session.PutAsync($"orders/{i}", "Orders", $$"""{"Customer":"a customer with a rather long name {{i}}","Total":{{i}},"Notes":"{{new string('x', 80)}}"}""");
+        }
+
+        await session.LoginAsync("query?q=from%20Orders%20where%20Total%20%3E%3D%20%24min&p.min=2");
+        var page = session.Page;
+        var results = page.GetByRole(AriaRole.Table, new() { Name = "Results, page 1" });
+        await results.WaitForAsync();
+        Assert.Equal(4, await results.Locator("tbody tr").CountAsync());
+        Assert.Equal("2", await page.GetByLabel("Value").InputValueAsync());
+        await AssertFitsAsync(page);
+        await session.AssertAccessibleAsync();
+
+        await page.GetByRole(AriaRole.Textbox, new() { Name = "Query", Exact = true }).FillAsync("from Orders where Total in (1, 2");
+        await page.GetByRole(AriaRole.Button, new() { Name = "Run" }).ClickAsync();
+        await page.GetByRole(AriaRole.Alert).Filter(new() { HasText = "Invalid query (400)" }).WaitForAsync();
+        await AssertFitsAsync(page);
+        await session.AssertAccessibleAsync();
+    }
+
+    private static async Task AssertFitsAsync(IPage page)
+    {
+        var overflow = await page.EvaluateAsync<int>("() => document.documentElement.scrollWidth - document.documentElement.clientWidth");
+        Assert.True(overflow <= 0, $"The page is {overflow} px wider than a phone's screen.");
     }
 
     private static async Task<JsonElement> ProblemAsync(ConsoleSession session, string query)

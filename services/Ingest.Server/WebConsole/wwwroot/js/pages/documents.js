@@ -96,7 +96,7 @@ async function renderList(card, { collection, start, id, deleted, signal, go }) 
     h('nav', { class: 'actions pager', 'aria-label': 'Pages' },
       h('button', { type: 'button', class: 'quiet', disabled: stack.length === 0, onclick: () => { stack.length = 0; go({ collection }); } }, 'First page'),
       h('button', { type: 'button', class: 'quiet', disabled: stack.length === 0, onclick: () => { const back = stack.pop(); go({ collection, start: back }); } }, 'Previous page'),
-      h('span', { class: 'muted' }, `Page ${pageNumber}, ${page.items.length} documents`),
+      h('span', { class: 'muted' }, `Page ${pageNumber}, ${page.items.length} document${page.items.length === 1 ? '' : 's'}`),
       h('button', { type: 'button', disabled: page.next === null || page.next === undefined, onclick: () => { stack.push(start); go({ collection, start: String(page.next) }); } }, 'Next page')));
 }
 
