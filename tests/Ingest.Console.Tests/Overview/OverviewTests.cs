@@ -42,8 +42,16 @@ public sealed class OverviewTests
             "--Ingest:Sources:RabbitMq:0:Name=events",
             "--Ingest:Sources:RabbitMq:0:Uri=amqp://guest:guest@127.0.0.1:1/",
             $"--Ingest:Sources:RabbitMq:0:Queues:0=console-events-{Guid.NewGuid():N}");
+        // An index and an ETL task (to a topic of its own on the same broker), for their rows.
+        await PutJsonAsync(session, "/indexes/Orders/ByTotal", """{"collections":["Orders"],"fields":[{"name":"Total","path":"Total","type":"number"}]}""");
+        await PutJsonAsync(
+            session,
+            "/etl/console-out",
+            $$"""{"collections":["Orders"],"kafka":{"bootstrapServers":"{{kafka.BootstrapServers}}","topic":"console-etl-{{Guid.NewGuid():N}}"},"script":"function transform(order, meta) { return { key: meta.id, body: order }; }"}""");
         await session.LoginAsync();
         var page = session.Page;
+        await page.GetByRole(AriaRole.Table, new() { Name = "Indexes" }).GetByRole(AriaRole.Link, new() { Name = "Orders/ByTotal" }).WaitForAsync();
+        await page.GetByRole(AriaRole.Table, new() { Name = "ETL tasks" }).GetByRole(AriaRole.Row).Filter(new() { HasText = "console-out" }).Filter(new() { HasText = "running" }).WaitForAsync();
 
         await page.GetByText("Unhealthy (GET /health answers 503)").WaitForAsync();
         await page.GetByRole(AriaRole.List, new() { Name = "Why it is not healthy" }).GetByText("Source events (rabbitmq) is not connected").WaitForAsync();
@@ -69,8 +77,22 @@ public sealed class OverviewTests
 
         // And back to zero once publishing stops and the source has caught up.
         await WaitForRateAsync(page, "orders", static rate => rate == 0);
+
+        // A poll does not take the keyboard away: the focused link is focused again in the new figures.
+        var orders = page.GetByRole(AriaRole.Link, new() { Name = "Orders", Exact = true });
+        await orders.FocusAsync();
+        var updated = await page.Locator("p.updated").TextContentAsync();
+        await page.WaitForFunctionAsync("(before) => document.querySelector('p.updated').textContent !== before", updated);
+        Assert.True(await orders.EvaluateAsync<bool>("a => document.activeElement === a"), "The Orders link keeps the focus across a poll.");
         var lagCells = page.GetByRole(AriaRole.Row).Filter(new() { HasText = topic });
         Assert.Equal(2, await lagCells.CountAsync());
+    }
+
+    private static async Task PutJsonAsync(ConsoleSession session, string path, string json)
+    {
+        using var content = new StringContent(json, Encoding.UTF8, "application/json");
+        using var response = await session.Api.PutAsync(new Uri(path, UriKind.Relative), content);
+        Assert.True(response.IsSuccessStatusCode, $"PUT {path} answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync()}");
     }
 
     private static async Task WaitForRateAsync(IPage page, string source, Func<double, bool> condition)

@@ -35,11 +35,11 @@ export async function mount(root, { signal }) {
     record(samples, stats.sources ?? [], now);
     replace(healthBody, renderHealth(health, stats));
     reading.remove();
-    replace(storeCard, h('h2', { id: 'store-title' }, 'Store'), renderStore(stats));
-    replace(rateCard, h('h2', { id: 'rate-title' }, 'Ingestion'), renderRates(stats.sources ?? [], samples));
-    replace(lagCard, h('h2', { id: 'lag-title' }, 'Lag per partition or queue'), renderLag(stats.sources ?? []));
-    replace(etlCard, h('h2', { id: 'etl-title' }, 'ETL tasks'), renderEtl(stats.etl ?? []));
-    replace(indexCard, h('h2', { id: 'indexes-title' }, 'Indexes'), renderIndexes(stats.indexes ?? []));
+    update(storeCard, h('h2', { id: 'store-title' }, 'Store'), renderStore(stats));
+    update(rateCard, h('h2', { id: 'rate-title' }, 'Ingestion'), renderRates(stats.sources ?? [], samples));
+    update(lagCard, h('h2', { id: 'lag-title' }, 'Lag per partition or queue'), renderLag(stats.sources ?? []));
+    update(etlCard, h('h2', { id: 'etl-title' }, 'ETL tasks'), renderEtl(stats.etl ?? []));
+    update(indexCard, h('h2', { id: 'indexes-title' }, 'Indexes'), renderIndexes(stats.indexes ?? []));
     replace(updated, `Updated ${new Date(now).toLocaleTimeString()}, every ${pollMs / 1000} s.`);
   }).catch(() => {});
 
@@ -52,6 +52,23 @@ export async function mount(root, { signal }) {
       if (error instanceof ApiError && !error.offline) replace(healthBody, problemBox(error));
       throw error;
     }
+  }
+}
+
+/**
+ * Replaces a card's content every poll without taking the keyboard away: the focused link or scrolling table is
+ * focused again in the new content (found by its href, or by its label for a table's scrolling region).
+ */
+function update(card, ...children) {
+  const focused = card.contains(document.activeElement) ? document.activeElement : null;
+  const key = focused && (focused.getAttribute('href') ?? focused.getAttribute('aria-label'));
+  const scroll = focused?.classList.contains('table-wrap') ? focused.scrollLeft : 0;
+  replace(card, ...children);
+  if (!key) return;
+  const again = [...card.querySelectorAll('a[href], .table-wrap')].find((element) => (element.getAttribute('href') ?? element.getAttribute('aria-label')) === key);
+  if (again) {
+    again.focus({ preventScroll: true });
+    again.scrollLeft = scroll;
   }
 }
 
