@@ -91,7 +91,9 @@ export async function mount(root, { params, signal }) {
 
   function rememberInRoute() {
     // replaceState: a new query is not a new history entry, and the page is not mounted again.
-    history.replaceState(null, '', `#/query?${queryString()}`);
+    const search = queryString();
+    if (!wait.checked) search.set('waitForNonStale', 'false'); // the box is ticked by default
+    history.replaceState(null, '', `#/query?${search}`);
   }
 
   function busy(on) {
