@@ -455,6 +455,16 @@ public sealed class IndexSet : IAsyncDisposable
                 TrySwapSoon(slot, slot.Pending);
             }
         }
+
+        // A build of an older storage format keeps answering queries while a build of the current one catches up.
+        foreach (var slot in _slots.Values)
+        {
+            if (slot.Current is { } current && current.Storage.Format < IndexLayout.CurrentFormat && slot.Pending == null)
+            {
+                Log.FormatRebuild(_logger, slot.Name, current.Storage.Format, IndexLayout.CurrentFormat);
+                await StartRebuildAsync(slot, slot.Definition).ConfigureAwait(false);
+            }
+        }
     }
 
     private Indexer? TryOpenIndexer(IndexSlot slot, long generation, IndexDefinition definition, string consumer, out string? error)
@@ -739,6 +749,9 @@ public sealed class IndexSet : IAsyncDisposable
             fields.Add(new IndexFieldStats(definition.Fields[f].Name, current?.Storage.WrongTypeCount(f) ?? 0, current?.Storage.NullCount(f) ?? 0));
         }
 
+        var olderFormat = pendingDefinition != null && current != null && current.Storage.Format < IndexLayout.CurrentFormat
+            ? $"the build has storage format {current.Storage.Format}; a side-by-side rebuild writes format {IndexLayout.CurrentFormat} (keyword ordinal columns)"
+            : null;
         return new IndexStatus(
             definition,
             state,
@@ -753,7 +766,10 @@ public sealed class IndexSet : IAsyncDisposable
             current?.LastBatchAt,
             fields,
             pendingDefinition,
-            pendingDefinition == null ? null : pending?.LastIndexedEtag ?? 0);
+            pendingDefinition == null ? null : pending?.LastIndexedEtag ?? 0)
+        {
+            RebuildReason = olderFormat,
+        };
     }
 
     /// <summary>One index: its current build and, during a rebuild, the pending one. Fields change under the gate and <see cref="_lock"/>.</summary>

@@ -31,4 +31,8 @@ public sealed record IndexStatus(
     DateTime? LastBatchAt,
     IReadOnlyList<IndexFieldStats> Fields,
     IndexDefinition? PendingDefinition,
-    long? PendingLastIndexedEtag);
+    long? PendingLastIndexedEtag)
+{
+    /// <summary>Why the index is rebuilding when it is not a changed definition or a reset: its storage format is older than this build's.</summary>
+    public string? RebuildReason { get; init; }
+}

@@ -18,4 +18,7 @@ internal static partial class Log
 
     [LoggerMessage(EventId = 1103, Level = LogLevel.Warning, Message = "Removed leftover index directory '{Directory}' that the catalog does not name")]
     public static partial void LeftoverRemoved(ILogger logger, string directory);
+
+    [LoggerMessage(EventId = 1105, Level = LogLevel.Warning, Message = "Index '{Index}' has storage format {Format}; rebuilding it side by side in format {CurrentFormat}, queries use the old build until the new one has caught up")]
+    public static partial void FormatRebuild(ILogger logger, string index, int format, int currentFormat);
 }

@@ -19,6 +19,19 @@ namespace Ingest.Indexing.Storage;
 /// "column/{field}"   FixedSizeTree, number and datetime fields only: entry id -> the field's first value in document
 ///                    order, as its 8-byte encoded term (big-endian, order-preserving; NumberTerm / DateTimeTerm).
 ///
+/// Keyword fields' ordinal columns (format 2; the per-entry term numbers Lucene keeps as sorted doc values):
+/// "ordinal-ids"        Tree: | field u16 big-endian | encoded term | -> | term number u32 |
+///                      a keyword term's number, given when the field first meets the term (1, 2, ... per field) and
+///                      kept for ever (a term that empties and comes back has its old number), never reused
+/// "ordinal-terms"      Tree: | field u16 big-endian | term number u32 big-endian | -> encoded term
+/// "ordinals/{field}"   FixedSizeTree: entry id -> | first term number u32 | term count u32 | (no key: no value)
+/// "ordinal-sets/{field}" Tree, multi-valued entries only (term count > 1): | entry id u64 big-endian | ->
+///                      term count × | term number u32 | (ascending numbers; the first is the column's)
+///   Numbers are in first-seen order, not term order: a new term never renumbers the entries holding later terms, so
+///   a batch writes only the entries it changes. A query maps the numbers its matches hold to term order once per
+///   query (sorting the distinct numbers by their terms, one "ordinal-terms" read each): the remap costs per group,
+///   reading the column costs per match. Format 1 indexes (no "format" key) have no ordinal trees and rebuild.
+///
 /// "entries" Tree: entry -> what it indexed, so an update or delete knows which terms to take away
 ///   key:   | entry id u64 big-endian |
 ///   value: | varint id length | document id UTF-8 |
@@ -35,6 +48,8 @@ namespace Ingest.Indexing.Storage;
 ///                "next-list"  -> u64, the next spilled posting list number
 ///                "definition" -> the definition's JSON (IndexDefinitionJson)
 ///                "entry-count" -> u64, documents in the index
+///                "format"     -> u32, the storage format (2; missing: 1, before ordinal columns)
+///                "ordinal-next" -> per field, in field order, | next term number u32 | (keyword fields; others 1)
 ///                "field-counts" -> | wrong types u64 | nulls u64 | per field, in field order: values skipped for
 ///                                  their JSON type (every indexed version counts), entries null for the field now
 /// </code>
@@ -46,6 +61,11 @@ internal static class IndexLayout
     public const string Entries = "entries";
     public const string Docs = "docs";
     public const string Meta = "meta";
+    public const string OrdinalIds = "ordinal-ids";
+    public const string OrdinalTerms = "ordinal-terms";
+
+    /// <summary>The storage format this code writes; an index of an older one rebuilds itself side by side on open.</summary>
+    public const int CurrentFormat = 2;
 
     public const byte InlineTag = 0;
     public const byte SpilledTag = 1;
@@ -64,6 +84,21 @@ internal static class IndexLayout
     public static ReadOnlySpan<byte> EntryCountKey => "entry-count"u8;
 
     public static ReadOnlySpan<byte> FieldCountsKey => "field-counts"u8;
+
+    public static ReadOnlySpan<byte> FormatKey => "format"u8;
+
+    public static ReadOnlySpan<byte> OrdinalNextKey => "ordinal-next"u8;
+
+    public static string OrdinalsName(int field) => "ordinals/" + field.ToString(CultureInfo.InvariantCulture);
+
+    public static string OrdinalSetsName(int field) => "ordinal-sets/" + field.ToString(CultureInfo.InvariantCulture);
+
+    /// <summary>Writes the "ordinal-terms" key of a term number (6 bytes).</summary>
+    public static void OrdinalTermKey(int field, uint number, Span<byte> destination)
+    {
+        BinaryPrimitives.WriteUInt16BigEndian(destination, checked((ushort)field));
+        BinaryPrimitives.WriteUInt32BigEndian(destination[FieldPrefixSize..], number);
+    }
 
     public static string NullsName(int field) => "nulls/" + field.ToString(CultureInfo.InvariantCulture);
 

@@ -1,4 +1,3 @@
-using System.Runtime.InteropServices;
 using Ingest.Indexing.Terms;
 using Ingest.Storage;
 using Ingest.Storage.Backup;
@@ -197,30 +196,48 @@ public sealed partial class IndexReader : IDisposable
 
     private ReadOnlySpan<byte> FieldEnd(int field) => _high.AsSpan(0, IndexLayout.TermKey(field + 1, [], _high));
 
-    /// <summary>Unions the ids of every term key in [field + from, high), then sorts and de-duplicates them.</summary>
-    private void Scan(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> high, List<long> result)
+    /// <summary>
+    /// Unions the ids of every term key in [field + from, high) into <paramref name="result"/>, ascending and distinct,
+    /// without sorting the concatenation (<see cref="EntryUnion"/>): runs that follow each other stay as they are, a few
+    /// runs are merged, and past a size the ids go into a bitmap over entry ids that is read back in order.
+    /// </summary>
+    /// <returns>False, with nothing added, when the range held more than <paramref name="maxTerms"/> terms.</returns>
+    private bool Scan(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> high, List<long> result, long maxTerms = long.MaxValue)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var first = result.Count;
         var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, TermLimits.MaxTermBytes)], _key);
         var cursor = _terms.CreateCursor();
-        for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
+        var union = new EntryUnion(result, MaxEntryId);
+        var first = result.Count;
+        long terms = 0;
+        try
         {
-            AppendIds(cursor.Value, result);
-        }
-
-        var span = CollectionsMarshal.AsSpan(result)[first..];
-        span.Sort();
-        var count = 0;
-        for (var i = 0; i < span.Length; i++)
-        {
-            if (count == 0 || span[count - 1] != span[i])
+            for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
             {
-                span[count++] = span[i];
-            }
-        }
+                if (++terms > maxTerms)
+                {
+                    result.RemoveRange(first, result.Count - first);
+                    return false;
+                }
 
-        result.RemoveRange(first + count, span.Length - count);
+                if (union.IsBitmap)
+                {
+                    VisitIds(cursor.Value, ref union);
+                }
+                else
+                {
+                    AppendIds(cursor.Value, result);
+                    union.EndRun();
+                }
+            }
+
+            union.Complete();
+            return true;
+        }
+        finally
+        {
+            union.Dispose();
+        }
     }
 
     private void AppendIds(ReadOnlySpan<byte> value, List<long> result)

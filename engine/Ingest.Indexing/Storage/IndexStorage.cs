@@ -69,7 +69,13 @@ internal sealed class IndexStorage : IDisposable
         _fieldCounts = new long[2 * _fieldCount];
         _pendingFieldCounts = new long[2 * _fieldCount];
         _fieldCountBytes = new byte[16 * _fieldCount];
+        _ordinals = new OrdinalColumns([.. definition.Fields.Select(f => f.Type == IndexFieldType.Keyword)]);
     }
+
+    private readonly OrdinalColumns _ordinals;
+
+    /// <summary>The storage format of this build (<see cref="IndexLayout.CurrentFormat"/>, or older: then it has no ordinal columns and should be rebuilt).</summary>
+    public int Format { get; private set; }
 
     public IndexDefinition Definition { get; }
 
@@ -93,7 +99,8 @@ internal sealed class IndexStorage : IDisposable
         + ((long)(_ops.Capacity + _nullOps.Capacity + _oldTerms.Capacity + _newTerms.Capacity) * Unsafe.SizeOf<PostingOp>())
         + ((long)(_additions.Capacity + _removals.Capacity + _ids.Capacity + _merged.Capacity) * sizeof(long))
         + (_lastChangeOf.EnsureCapacity(0) * 24L)
-        + _groups.CapacityBytes;
+        + _groups.CapacityBytes
+        + _ordinals.WorkMemoryBytes;
 
     /// <summary>Values of field <paramref name="field"/> skipped for their JSON type, over every indexed document version.</summary>
     public long WrongTypeCount(int field) => _fieldCounts[2 * field];
@@ -116,7 +123,8 @@ internal sealed class IndexStorage : IDisposable
     /// rebuild into a new directory, not an open).
     /// </summary>
     /// <exception cref="InvalidOperationException">The directory holds a different definition.</exception>
-    public static IndexStorage Open(string directory, IndexDefinition definition, StorageOptions? options = null, int inlineLimit = DefaultInlineLimit)
+    /// <param name="format">The format a new index is created in: only tests make an older one (to test its rebuild).</param>
+    public static IndexStorage Open(string directory, IndexDefinition definition, StorageOptions? options = null, int inlineLimit = DefaultInlineLimit, int format = IndexLayout.CurrentFormat)
     {
         ArgumentNullException.ThrowIfNull(definition);
         ArgumentOutOfRangeException.ThrowIfLessThan(inlineLimit, 1);
@@ -137,7 +145,15 @@ internal sealed class IndexStorage : IDisposable
             else
             {
                 meta.Put(IndexLayout.DefinitionKey, IndexDefinitionJson.ToUtf8(definition));
+                if (format >= IndexLayout.CurrentFormat)
+                {
+                    Span<byte> formatBytes = stackalloc byte[4];
+                    BinaryPrimitives.WriteInt32LittleEndian(formatBytes, IndexLayout.CurrentFormat);
+                    meta.Put(IndexLayout.FormatKey, formatBytes);
+                }
             }
+
+            storage.Format = meta.TryGet(IndexLayout.FormatKey, out var stored2) ? BinaryPrimitives.ReadInt32LittleEndian(stored2) : 1;
 
             storage.LastIndexedEtag = meta.TryGet(IndexLayout.LastEtagKey, out var etag) ? IndexLayout.ReadInt64(etag) : 0;
             storage.EntryCount = meta.TryGet(IndexLayout.EntryCountKey, out var count) ? IndexLayout.ReadInt64(count) : 0;
@@ -165,10 +181,10 @@ internal sealed class IndexStorage : IDisposable
     public IndexBatch CreateBatch() => new(Extractor);
 
     /// <summary>A consistent view of the index as of the last commit; dispose it promptly.</summary>
-    public IndexReader BeginRead() => new(_env.BeginRead(), _fieldCount);
+    public IndexReader BeginRead() => new(_env.BeginRead(), _fieldCount) { HasOrdinals = Format >= IndexLayout.CurrentFormat };
 
     /// <summary>A reader that calls <paramref name="onDispose"/> when it is disposed (the owner counts its readers).</summary>
-    public IndexReader BeginRead(Action onDispose) => new(_env.BeginRead(), _fieldCount, onDispose);
+    public IndexReader BeginRead(Action onDispose) => new(_env.BeginRead(), _fieldCount, onDispose) { HasOrdinals = Format >= IndexLayout.CurrentFormat };
 
     /// <summary>
     /// Applies <paramref name="batch"/> (a document changed several times in it counts with its last change) and
@@ -202,6 +218,7 @@ internal sealed class IndexStorage : IDisposable
         _ops.Clear();
         _nullOps.Clear();
         _lastChangeOf.Clear();
+        _ordinals.Clear();
         for (var i = 0; i < batch.Count; i++)
         {
             _lastChangeOf[batch[i].DocumentId] = i;
@@ -231,6 +248,12 @@ internal sealed class IndexStorage : IDisposable
 
         ApplyTermChanges(tx);
         ApplyNullChanges(tx);
+        if (Format >= IndexLayout.CurrentFormat)
+        {
+            _ordinals.Apply(tx, meta, _arena.Bytes, _comparer);
+            _ordinals.Commit(meta);
+        }
+
         entryCount = docs.Count;
         Span<byte> number = stackalloc byte[8];
         BinaryPrimitives.WriteInt64LittleEndian(number, nextEntry);
@@ -332,6 +355,11 @@ internal sealed class IndexStorage : IDisposable
         newTerms.Sort(_comparer);
         var distinct = Distinct(newTerms);
         DiffInto(CollectionsMarshal.AsSpan(_oldTerms), newTerms[..distinct]);
+        if (Format >= IndexLayout.CurrentFormat)
+        {
+            _ordinals.Collect(entry, change.IsDelete ? [] : newTerms[..distinct], existed);
+        }
+
         for (var f = 0; f < _fieldCount; f++)
         {
             if (_oldNull[f] != _newNull[f])

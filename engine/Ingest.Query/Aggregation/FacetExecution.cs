@@ -30,7 +30,7 @@ internal static class FacetExecution
                 var facet = query.Facets[f];
                 if (facet.Ranges == null)
                 {
-                    var terms = values.Terms(facet.Field, matches, cancellationToken);
+                    var terms = values.Terms(facet.Field, facet.Type, matches, cancellationToken);
                     counts[f] = CountValues(terms, matches.Length);
                     rows += terms.Cardinality;
                 }
@@ -38,7 +38,7 @@ internal static class FacetExecution
                 {
                     counts[f] = facet.SingleValued
                         ? CountColumnRanges(values.Numbers(facet.Field, matches), matches.Length, facet.Ranges)
-                        : CountRanges(values.Terms(facet.Field, matches, cancellationToken), matches.Length, facet.Ranges);
+                        : CountRanges(values.Terms(facet.Field, facet.Type, matches, cancellationToken), matches.Length, facet.Ranges);
                     rows += facet.Ranges.Length + 1;
                 }
             }
@@ -48,7 +48,7 @@ internal static class FacetExecution
                 var facet = query.Facets[f];
                 if (facet.Ranges == null)
                 {
-                    WriteValues(writer, facet, values.Terms(facet.Field, matches, cancellationToken), counts[f]);
+                    WriteValues(writer, facet, values.Terms(facet.Field, facet.Type, matches, cancellationToken), counts[f]);
                 }
                 else
                 {

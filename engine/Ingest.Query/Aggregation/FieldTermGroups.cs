@@ -13,7 +13,7 @@ namespace Ingest.Query.Aggregation;
 /// </code>
 /// Arrays are pooled; dispose to return them.
 /// </summary>
-internal sealed class FieldTermGroups : IDisposable
+internal sealed partial class FieldTermGroups : IDisposable
 {
     private int[] _first;
     private long[] _extra = [];

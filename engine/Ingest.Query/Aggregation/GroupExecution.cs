@@ -178,7 +178,7 @@ internal sealed class GroupExecution : IDisposable
         var key = _query.Keys[k];
         if (key.Interval is not { } interval)
         {
-            var terms = _values.Terms(key.Field, matches, cancellationToken);
+            var terms = _values.Terms(key.Field, key.Type, matches, cancellationToken);
             _keyTerms[k] = terms;
             _first[k] = terms.First;
             _cardinality[k] = terms.Cardinality;
@@ -239,7 +239,7 @@ internal sealed class GroupExecution : IDisposable
                     _ticks[a] = _values.Ticks(aggregate.Field, matches);
                     break;
                 default:
-                    _exists[a] = _values.Terms(aggregate.Field, matches, cancellationToken);
+                    _exists[a] = _values.Terms(aggregate.Field, aggregate.Type, matches, cancellationToken);
                     break;
             }
         }

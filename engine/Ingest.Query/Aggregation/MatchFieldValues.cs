@@ -1,4 +1,5 @@
 using System.Buffers;
+using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Storage;
 
 namespace Ingest.Query.Aggregation;
@@ -47,10 +48,23 @@ internal sealed class MatchFieldValues : IDisposable
         return values;
     }
 
-    /// <summary>Each match's distinct values of the field, from its terms.</summary>
-    public FieldTermGroups Terms(int field, ReadOnlySpan<long> matches, CancellationToken cancellationToken)
+    /// <summary>
+    /// Each match's distinct values of the field: a keyword field's from its ordinal column (cost per match), others
+    /// (and keyword fields of a build older than the ordinal columns) from a walk of the field's terms.
+    /// </summary>
+    public FieldTermGroups Terms(int field, IndexFieldType type, ReadOnlySpan<long> matches, CancellationToken cancellationToken)
     {
-        if (!_terms.TryGetValue(field, out var groups))
+        if (_terms.TryGetValue(field, out var groups))
+        {
+            return groups;
+        }
+
+        if (type == IndexFieldType.Keyword && _reader.HasOrdinals && _reader.OrdinalLimit(field) <= FieldTermGroups.MaxOrdinalMap)
+        {
+            groups = FieldTermGroups.BuildFromOrdinals(_reader, field, matches, cancellationToken);
+            _terms.Add(field, groups);
+        }
+        else
         {
             var positions = new MatchPositions(matches);
             try

@@ -1,4 +1,5 @@
 using Ingest.Indexing.Definitions;
+using Ingest.Indexing.Paths;
 using Ingest.Query.Binding;
 using Ingest.Query.Syntax;
 
@@ -150,13 +151,25 @@ internal static class FilterBinder
         {
             ComparisonOperator.Equal => new LeafFilter(LeafKind.Lookup, field.Ordinal, text) { Terms = [term] },
             ComparisonOperator.NotEqual => Not(new LeafFilter(LeafKind.Lookup, field.Ordinal, $"{field.Name} = {LiteralText.Describe(value)}") { Terms = [term] }),
-            ComparisonOperator.Less => new LeafFilter(LeafKind.Range, field.Ordinal, text) { From = [], To = term },
-            ComparisonOperator.LessOrEqual => new LeafFilter(LeafKind.Range, field.Ordinal, text) { From = [], To = Successor(term) },
-            ComparisonOperator.Greater => new LeafFilter(LeafKind.Range, field.Ordinal, text) { From = Successor(term) },
-            ComparisonOperator.GreaterOrEqual => new LeafFilter(LeafKind.Range, field.Ordinal, text) { From = term },
+            ComparisonOperator.Less => new LeafFilter(LeafKind.Range, field.Ordinal, text) { From = [], To = term, SingleValues = HasColumnOfOneValue(field) },
+            ComparisonOperator.LessOrEqual => new LeafFilter(LeafKind.Range, field.Ordinal, text) { From = [], To = Successor(term), SingleValues = HasColumnOfOneValue(field) },
+            ComparisonOperator.Greater => new LeafFilter(LeafKind.Range, field.Ordinal, text) { From = Successor(term), SingleValues = HasColumnOfOneValue(field) },
+            ComparisonOperator.GreaterOrEqual => new LeafFilter(LeafKind.Range, field.Ordinal, text) { From = term, SingleValues = HasColumnOfOneValue(field) },
             _ => throw new QueryException(c.Position, $"unsupported operator '{op}'"),
         };
     }
+
+    /// <summary>
+    /// A field whose path visits no array (<c>Total</c>, not <c>Lines[].Price</c>): each entry holds at most one of its
+    /// terms (for a number or datetime, also its column value), so a term walk in order need not check which term is an
+    /// entry's sort key.
+    /// </summary>
+    internal static bool HoldsOneValue(BoundField field) =>
+        field.Definition != null && JsonPathCompiler.TryCompile(field.Definition.Path, out var path, out _) && !path.Steps.Any(s => s.Kind == JsonPathStepKind.Elements);
+
+    /// <summary>A number or datetime field holding one value per entry: a range over it may read its column instead of its terms.</summary>
+    private static bool HasColumnOfOneValue(BoundField field) =>
+        field.Type is IndexFieldType.Number or IndexFieldType.DateTime && HoldsOneValue(field);
 
     private static FilterNode Between(BetweenFilter b, BoundField field, QueryParameters parameters)
     {
@@ -180,6 +193,7 @@ internal static class FilterBinder
         {
             From = ValueBinder.EncodeTerm(low, field),
             To = Successor(ValueBinder.EncodeTerm(high, field)),
+            SingleValues = HasColumnOfOneValue(field),
         };
     }
 

@@ -35,6 +35,9 @@ internal sealed class LeafFilter(LeafKind kind, int fieldOrdinal, string detail)
 
     public IReadOnlyList<string> Ids { get; init; } = [];
 
+    /// <summary>A range over a number or datetime field with one value per entry: it may read the column (<see cref="IndexReader.RangeOfSingleValues"/>).</summary>
+    public bool SingleValues { get; init; }
+
     public override void Evaluate(IndexReader reader, List<long> result, CancellationToken ct)
     {
         switch (kind)
@@ -44,6 +47,9 @@ internal sealed class LeafFilter(LeafKind kind, int fieldOrdinal, string detail)
                 break;
             case LeafKind.Lookup:
                 LookupMany(reader, result, ct);
+                break;
+            case LeafKind.Range when SingleValues:
+                reader.RangeOfSingleValues(fieldOrdinal, From, To ?? [], To != null, result);
                 break;
             case LeafKind.Range when To == null:
                 reader.RangeFrom(fieldOrdinal, From, result);

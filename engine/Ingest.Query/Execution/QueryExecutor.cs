@@ -127,13 +127,22 @@ public sealed partial class QueryExecutor
         EntryCandidates? candidates = null;
         try
         {
-            if (prepared.Filter == null)
+            // An unfiltered order by F limit k walks F's terms and never needs every entry (the total is the entry count).
+            var walk = prepared.Filter == null && CanWalkTerms(prepared);
+            long total;
+            if (walk)
+            {
+                total = reader.EntryCount;
+            }
+            else if (prepared.Filter == null)
             {
                 reader.AllEntries(matches);
+                total = matches.Count;
             }
             else
             {
                 prepared.Filter.Evaluate(reader, matches, ct);
+                total = matches.Count;
             }
 
             if (prepared.Aggregation == null)
@@ -152,13 +161,16 @@ public sealed partial class QueryExecutor
                 else
                 {
                     var page = prepared.Limit is { } limit ? (long)(prepared.Resume == null ? prepared.Offset : 0) + limit : matches.Count;
-                    var first = (int)Math.Min(matches.Count, page + 1);
-                    candidates = new SortedCandidates(matches, keys, after, Math.Max(1, first), Math.Max(MinNextBatch, prepared.Limit ?? 0), ct);
+                    var first = (int)Math.Min(total, page + 1);
+                    var next = Math.Max(MinNextBatch, prepared.Limit ?? 0);
+                    candidates = walk || (CanWalkTerms(prepared) && TermWalkCandidates.Fits(keys[0].Spec, matches.Count, reader.EntryCount, first))
+                        ? new TermWalkCandidates(reader, keys[0].Spec, matches, !walk, prepared.Resume?.Keys[0], after, first, next, ct)
+                        : new SortedCandidates(matches, keys, after, Math.Max(1, first), next, ct);
                 }
             }
 
             documents = _store.BeginRead();
-            return new QueryResults(this, prepared, reader, documents, matches, candidates, keys, matches.Count, ct);
+            return new QueryResults(this, prepared, reader, documents, matches, candidates, keys, total, ct);
         }
         catch
         {
@@ -173,6 +185,10 @@ public sealed partial class QueryExecutor
             throw;
         }
     }
+
+    /// <summary>A page (limit) ordered by one number, datetime, keyword or bool field: its terms can be walked in order.</summary>
+    private static bool CanWalkTerms(PreparedQuery prepared) =>
+        prepared.Aggregation == null && prepared.Limit != null && prepared.Order is [{ Kind: SortKeyKind.Column or SortKeyKind.TermRank }];
 
     /// <summary>The plan of a prepared query; with a reader, each step's size there (explain evaluates every step, observing <paramref name="ct"/>).</summary>
     public QueryPlan Explain(PreparedQuery prepared, IndexReader? reader = null, CancellationToken ct = default)
@@ -201,7 +217,7 @@ public sealed partial class QueryExecutor
         {
             var keys = string.Join(", ", Array.ConvertAll(prepared.Order, k => $"{k.Name} {(k.Descending ? "desc" : "asc")} ({Describe(k.Kind)})"));
             steps.Add(prepared.Limit is { } limit
-                ? new QueryPlanStep("top-k", $"k = {(long)prepared.Offset + limit} by {keys}, ties by entry", (long)prepared.Offset + limit, [])
+                ? new QueryPlanStep("top-k", $"k = {(long)prepared.Offset + limit} by {keys}, ties by entry{(CanWalkTerms(prepared) ? $"; {prepared.Order[0].Name}'s terms walked in order, stopping after k matches (unless the filter keeps few entries)" : "")}", (long)prepared.Offset + limit, [])
                 : new QueryPlanStep("sort", $"every match by {keys}, ties by entry", null, []));
         }
         else if (!prepared.IsCollectionScan)
@@ -313,7 +329,7 @@ public sealed partial class QueryExecutor
             }
 
             var field = FieldBinder.Bind(item.Field, prepared.Definition);
-            order[i] = new SortKeySpec(KindOf(field, item), field.Ordinal, item.Descending, field.Name);
+            order[i] = new SortKeySpec(KindOf(field, item), field.Ordinal, item.Descending, field.Name) { SingleValued = FilterBinder.HoldsOneValue(field) };
         }
 
         prepared.Order = order;

@@ -15,40 +15,39 @@ internal sealed class SortKeySource : IDisposable
 
     private readonly SortKeySpec _spec;
     private readonly IndexReader _reader;
+    private readonly ContinuationKey? _anchor;
+    private readonly CancellationToken _ct;
     private ulong[]? _ranks;
     private ulong[]? _columnKeys;
+    private UInt128 _anchorKey;
 
+    /// <summary>
+    /// Keyword and id ranks are built on the first <see cref="KeysOf"/> or <see cref="AnchorKey"/>, not here: a term walk
+    /// (<see cref="TermWalkCandidates"/>) uses the source only for a continuation's anchor and never needs them.
+    /// </summary>
     public SortKeySource(SortKeySpec spec, IndexReader reader, ContinuationKey? anchor, CancellationToken ct)
     {
         _spec = spec;
         _reader = reader;
+        _anchor = anchor;
+        _ct = ct;
         if (spec.Kind == SortKeyKind.Column)
         {
-            AnchorKey = anchor == null ? default : anchor.Missing ? Missing : Adjust(anchor.Value);
-            return;
+            _anchorKey = anchor == null ? default : anchor.Missing ? Missing : Adjust(anchor.Value);
         }
-
-        var length = checked((int)(reader.MaxEntryId + 1));
-        _ranks = ArrayPool<ulong>.Shared.Rent(length);
-        Array.Clear(_ranks, 0, length);
-        var hasAnchor = anchor is { Missing: false };
-        ulong anchorRank;
-        if (spec.Kind == SortKeyKind.TermRank)
-        {
-            anchorRank = RankTerms(reader, spec.Field, _ranks, anchor?.Bytes ?? [], hasAnchor, ct);
-        }
-        else
-        {
-            reader.RankDocumentIds(_ranks, anchor?.Bytes ?? [], hasAnchor, out anchorRank);
-        }
-
-        AnchorKey = anchor == null ? default : anchor.Missing ? Missing : Adjust(anchorRank);
     }
 
     public SortKeySpec Spec => _spec;
 
     /// <summary>The continuation anchor's key in this reader's numbering.</summary>
-    public UInt128 AnchorKey { get; }
+    public UInt128 AnchorKey
+    {
+        get
+        {
+            EnsureRanks();
+            return _anchorKey;
+        }
+    }
 
     /// <summary>The keys of <paramref name="entries"/> (ascending) into <paramref name="keys"/>.</summary>
     public void KeysOf(ReadOnlySpan<long> entries, Span<UInt128> keys)
@@ -75,6 +74,7 @@ internal sealed class SortKeySource : IDisposable
             return;
         }
 
+        EnsureRanks();
         var ranks = _ranks!;
         for (var i = 0; i < entries.Length; i++)
         {
@@ -112,6 +112,31 @@ internal sealed class SortKeySource : IDisposable
             ArrayPool<ulong>.Shared.Return(_columnKeys);
             _columnKeys = null;
         }
+    }
+
+    private void EnsureRanks()
+    {
+        if (_spec.Kind == SortKeyKind.Column || _ranks != null)
+        {
+            return;
+        }
+
+        var length = checked((int)(_reader.MaxEntryId + 1));
+        var ranks = ArrayPool<ulong>.Shared.Rent(length);
+        Array.Clear(ranks, 0, length);
+        _ranks = ranks; // returned by Dispose even if ranking is cancelled
+        var hasAnchor = _anchor is { Missing: false };
+        ulong anchorRank;
+        if (_spec.Kind == SortKeyKind.TermRank)
+        {
+            anchorRank = RankTerms(_reader, _spec.Field, ranks, _anchor?.Bytes ?? [], hasAnchor, _ct);
+        }
+        else
+        {
+            _reader.RankDocumentIds(ranks, _anchor?.Bytes ?? [], hasAnchor, out anchorRank);
+        }
+
+        _anchorKey = _anchor == null ? default : _anchor.Missing ? Missing : Adjust(anchorRank);
     }
 
     /// <summary>

@@ -68,13 +68,7 @@ internal sealed class BenchNode : IDisposable
             return TimeSpan.Zero;
         }
 
-        var jit = TimeSpan.Zero;
-        foreach (var (thread, cpu) in ProcessCpu.ByThreadName(process.Id))
-        {
-            jit += thread.StartsWith(".NET Tiered", StringComparison.Ordinal) ? cpu : TimeSpan.Zero;
-        }
-
-        return jit;
+        return ProcessCpu.TieredCompilation(process.Id);
     }
 
     /// <summary>The store's live document count, from <c>GET /stats</c>.</summary>

@@ -308,37 +308,22 @@ internal sealed class ClusterBench(string kafka, string directory, ClusterSizes 
         return (TimeSpan.FromSeconds(last), [.. done]);
     }
 
-    /// <summary>
-    /// Untimed rounds of the cell's own work until the JIT has settled on every node: a round in which the nodes'
-    /// tiered-compilation threads used under 5% of the round's time (at most ten rounds; the table would otherwise time
-    /// the compiler, as a 5 s sample of a cluster node after one round showed: half its CPU on that thread).
-    /// </summary>
+    /// <summary>Untimed rounds of the cell's own work until the JIT has settled on every node (<see cref="JitWarmup"/>).</summary>
     private async Task WarmUpAsync(IReadOnlyList<BenchNode> nodes, Func<Task> round)
     {
-        for (var i = 1; i <= 10; i++)
-        {
-            var jitBefore = TimeSpan.Zero;
-            foreach (var node in nodes)
+        var warm = await JitWarmup.RunAsync(
+            () =>
             {
-                jitBefore += node.JitCpu();
-            }
+                var jit = TimeSpan.Zero;
+                foreach (var node in nodes)
+                {
+                    jit += node.JitCpu();
+                }
 
-            var clock = Stopwatch.StartNew();
-            await round().ConfigureAwait(false);
-            var jit = -jitBefore;
-            foreach (var node in nodes)
-            {
-                jit += node.JitCpu();
-            }
-
-            if (jit < clock.Elapsed * 0.05)
-            {
-                console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  warm after {i} round(s) (JIT {jit.TotalMilliseconds:N0} ms in the last, {clock.Elapsed.TotalMilliseconds:N0} ms long)"));
-                return;
-            }
-        }
-
-        console.WriteLine("  the JIT was still compiling after ten warm-up rounds; the figures below include some of it");
+                return jit;
+            },
+            round).ConfigureAwait(false);
+        console.WriteLine($"  {warm.Describe()}");
     }
 
     private static TimeSpan TotalCpu(IReadOnlyList<BenchNode> nodes)

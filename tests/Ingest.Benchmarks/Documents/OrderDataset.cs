@@ -44,22 +44,7 @@ internal sealed class OrderDataset
         var rnd = new Random(seed);
         var ids = new string[count];
         var bodies = new byte[count][];
-        var buffer = new MemoryStream(2048);
-        var start = new DateTime(2024, 1, 1, 0, 0, 0, DateTimeKind.Utc);
-        for (var i = 0; i < count; i++)
-        {
-            // Shuffled numbering, so ids do not arrive in key order.
-            var n = (int)(((long)i * 7_368_787) % 100_000_007);
-            ids[i] = string.Create(CultureInfo.InvariantCulture, $"Orders/{n:D9}-{(char)('A' + (i % 26))}");
-            buffer.SetLength(0);
-            using (var json = new Utf8JsonWriter(buffer))
-            {
-                WriteOrder(json, ids[i], rnd, start);
-            }
-
-            bodies[i] = buffer.ToArray();
-        }
-
+        Fill(rnd, 0, ids, bodies);
         var lookupIds = new string[lookups];
         for (var i = 0; i < lookups; i++)
         {
@@ -67,6 +52,43 @@ internal sealed class OrderDataset
         }
 
         return new OrderDataset(ids, bodies, lookupIds);
+    }
+
+    /// <summary>
+    /// The orders <see cref="Generate"/> makes (without lookups), <paramref name="chunk"/> at a time, so a run over
+    /// more orders than fit in memory streams them: the same seed gives the same bytes in the same order.
+    /// </summary>
+    public static IEnumerable<OrderDataset> Stream(int count, int seed, int chunk)
+    {
+        var rnd = new Random(seed);
+        for (var first = 0; first < count; first += chunk)
+        {
+            var size = Math.Min(chunk, count - first);
+            var ids = new string[size];
+            var bodies = new byte[size][];
+            Fill(rnd, first, ids, bodies);
+            yield return new OrderDataset(ids, bodies, []);
+        }
+    }
+
+    private static void Fill(Random rnd, int first, string[] ids, byte[][] bodies)
+    {
+        var buffer = new MemoryStream(2048);
+        var start = new DateTime(2024, 1, 1, 0, 0, 0, DateTimeKind.Utc);
+        for (var j = 0; j < ids.Length; j++)
+        {
+            // Shuffled numbering, so ids do not arrive in key order.
+            var i = first + j;
+            var n = (int)(((long)i * 7_368_787) % 100_000_007);
+            ids[j] = string.Create(CultureInfo.InvariantCulture, $"Orders/{n:D9}-{(char)('A' + (i % 26))}");
+            buffer.SetLength(0);
+            using (var json = new Utf8JsonWriter(buffer))
+            {
+                WriteOrder(json, ids[j], rnd, start);
+            }
+
+            bodies[j] = buffer.ToArray();
+        }
     }
 
     private static void WriteOrder(Utf8JsonWriter json, string id, Random rnd, DateTime start)

@@ -25,6 +25,24 @@ internal static class ProcessCpu
     public static Dictionary<string, TimeSpan> ByThreadName(int processId) =>
         ByThreadName($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/task");
 
+    /// <summary>CPU time of this process's tiered-compilation thread so far: while it grows, the JIT has not settled.</summary>
+    public static TimeSpan TieredCompilation() => TieredCompilation(ByThreadName());
+
+    /// <summary>As <see cref="TieredCompilation()"/>, for another process (a server the benchmark started).</summary>
+    public static TimeSpan TieredCompilation(int processId) => TieredCompilation(ByThreadName(processId));
+
+    private static TimeSpan TieredCompilation(Dictionary<string, TimeSpan> byName)
+    {
+        var jit = TimeSpan.Zero;
+        foreach (var (thread, cpu) in byName)
+        {
+            // ".NET Tiered Compilation Worker" (Linux cuts thread names at 15 characters: ".NET Tiered Com").
+            jit += thread.StartsWith(".NET Tiered", StringComparison.Ordinal) ? cpu : TimeSpan.Zero;
+        }
+
+        return jit;
+    }
+
     private static Dictionary<string, TimeSpan> ByThreadName(string tasks)
     {
         var byName = new Dictionary<string, TimeSpan>(StringComparer.Ordinal);

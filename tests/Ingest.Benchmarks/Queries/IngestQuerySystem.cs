@@ -1,4 +1,6 @@
 using System.Buffers;
+using System.Diagnostics;
+using System.Globalization;
 using System.Text.Json;
 using Ingest.Benchmarks.Documents;
 using Ingest.Documents;
@@ -16,10 +18,20 @@ namespace Ingest.Benchmarks.Queries;
 /// The document store with a static index over the orders, opened by <see cref="QueryEngine"/> as the server does;
 /// queried with the engine's executor against that index: parse, prepare, open a reader, run, write the JSON rows (to
 /// a reused buffer instead of a socket). The engine's choice of index, staleness check and rebuild retry are left out,
-/// so a query's figure is the execution's alone.
+/// so a query's figure is the execution's alone. The store and indexes are laid out as a server's data directory
+/// (<c>store</c>, <c>indexes</c>), so the Grafana workload starts a server on them afterwards instead of loading again.
+/// <para>
+/// The map-reduce workloads are answered at query time (row <see cref="QueriesCommand.IngestQueryTime"/>): a
+/// <c>group by</c> over the map index. A map-reduce index's row (<see cref="QueriesCommand.Ingest"/>) is added here:
+/// its definitions built in <see cref="Complete"/> (<c>Build</c>, which reports the cost per order beside the map
+/// index's), the row added to <c>MapReduceRows</c>, its index and query in <c>QueryFor</c>.
+/// </para>
 /// </summary>
 internal sealed class IngestQuerySystem : IQuerySystem
 {
+    /// <summary>The server's store folder in its data directory (Ingest.Server's StoreRegistration.StoreFolder).</summary>
+    public const string StoreFolder = "store";
+
     public static readonly IndexDefinition Index = new(
         "Orders/Queries",
         [OrderDataset.Collection],
@@ -31,30 +43,61 @@ internal sealed class IngestQuerySystem : IQuerySystem
             new IndexFieldDefinition("ProductName", "Lines[].ProductName", IndexFieldType.Text),
         ]);
 
+    private static readonly string[] ShapeRows = [QueriesCommand.Ingest];
+    private static readonly string[] MapReduceRows = [QueriesCommand.IngestQueryTime];
     private readonly DocumentStore _store;
     private readonly QueryEngine _engine;
+    private long _orders;
+    private bool _disposed;
 
     public IngestQuerySystem(string directory)
     {
-        _store = DocumentStore.Open(Path.Combine(directory, "docs"), new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe } });
+        DataDirectory = directory;
+        _store = DocumentStore.Open(Path.Combine(directory, StoreFolder), new DocumentStoreOptions { Storage = new StorageOptions { SyncMode = SyncMode.NoSyncUnsafe } });
         _engine = new QueryEngine(_store, directory);
         _engine.OpenAsync().GetAwaiter().GetResult();
     }
+
+    /// <summary>The data directory, a server's layout.</summary>
+    public string DataDirectory { get; }
 
     public string Name => QueriesCommand.Ingest;
 
     public string Description => "Ingest: document store + static index (Status, Company keyword; Total number; OrderedAt datetime; Lines[].ProductName text), QueryParser + QueryExecutor";
 
-    public void Load(OrderDataset data)
+    public void Add(OrderChunk chunk)
     {
-        PutAll(_store, data);
-        var indexes = _engine.Indexes;
-        indexes.PutAsync(Index).GetAwaiter().GetResult();
-        if (!indexes.WaitForIndexedEtagAsync(Index.Name, _store.LastEtag, TimeSpan.FromMinutes(10)).GetAwaiter().GetResult())
-        {
-            throw new InvalidOperationException($"the index did not catch up: {indexes.GetStatus(Index.Name)}");
-        }
+        PutAll(_store, chunk.Data);
+        _orders += chunk.Data.Count;
     }
+
+    /// <summary>Builds the index over the stored orders and says what it cost per order (a map-reduce index's build, beside it, is compared with it).</summary>
+    public void Complete() => Build(Index);
+
+    private void Build(IndexDefinition index)
+    {
+        var indexes = _engine.Indexes;
+        var build = Stopwatch.StartNew();
+        indexes.PutAsync(index).GetAwaiter().GetResult();
+        if (!indexes.WaitForIndexedEtagAsync(index.Name, _store.LastEtag, TimeSpan.FromMinutes(60)).GetAwaiter().GetResult())
+        {
+            throw new InvalidOperationException($"the index did not catch up: {indexes.GetStatus(index.Name)}");
+        }
+
+        var orders = _orders;
+        Console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"[{Name}] index '{index.Name}' built over {orders:N0} orders in {build.Elapsed.TotalSeconds:N1} s, {build.Elapsed.TotalMicroseconds / Math.Max(1, orders):N1} us per order"));
+    }
+
+    public IReadOnlyList<string> Rows(QueryWorkload workload) => workload.MapReduce ? MapReduceRows : ShapeRows;
+
+    /// <summary>
+    /// The index a row queries and its text: every row so far the map index, with the workload's query (the map-reduce
+    /// workloads' <c>group by</c> at query time). A map-reduce index's row answers its workloads here with
+    /// <c>from index '...'</c> over its own definition.
+    /// </summary>
+    private static (IndexDefinition Index, string Query) QueryFor(QueryWorkload workload, string row) => (Index, workload.Query);
 
     /// <summary>Stores every order in batches of 10,000 (the grafana-timeseries workload loads its server's store the same way).</summary>
     public static void PutAll(DocumentStore store, OrderDataset data)
@@ -73,8 +116,15 @@ internal sealed class IngestQuerySystem : IQuerySystem
 
     public IQuerySession OpenSession() => new Session(this);
 
+    /// <summary>Closes the engine and the store; again is a no-op (the pass closes it before the Grafana workload opens the same directory).</summary>
     public void Dispose()
     {
+        if (_disposed)
+        {
+            return;
+        }
+
+        _disposed = true;
         _engine.DisposeAsync().AsTask().GetAwaiter().GetResult();
         _store.Dispose();
     }
@@ -94,10 +144,11 @@ internal sealed class IngestQuerySystem : IQuerySystem
             _writer = new Utf8JsonWriter(_buffer);
         }
 
-        public long Run(QueryWorkload workload)
+        public long Run(QueryWorkload workload, string row)
         {
-            var prepared = _executor.Prepare(QueryParser.Parse(workload.Query), Index, QueryParameters.None, continuation: null);
-            using var reader = _indexes.BeginRead(Index.Name) ?? throw new InvalidOperationException("the index is not readable");
+            var (index, query) = QueryFor(workload, row);
+            var prepared = _executor.Prepare(QueryParser.Parse(query), index, QueryParameters.None, continuation: null);
+            using var reader = _indexes.BeginRead(index.Name) ?? throw new InvalidOperationException($"the index '{index.Name}' is not readable");
             using var results = _executor.Run(prepared, reader, CancellationToken.None);
             _buffer.ResetWrittenCount();
             _writer.Reset(_buffer);

@@ -1,4 +1,3 @@
-using Ingest.Benchmarks.Documents;
 using Lucene.Net.Analysis.Standard;
 using Lucene.Net.Documents;
 using Lucene.Net.Index;
@@ -17,7 +16,10 @@ namespace Ingest.Benchmarks.Queries;
 internal sealed class LuceneQuerySystem : IQuerySystem
 {
     private const LuceneVersion Version = LuceneVersion.LUCENE_48;
+    private static readonly string[] OwnRow = [QueriesCommand.Lucene];
     private readonly FSDirectory _directory;
+    private StandardAnalyzer? _analyzer;
+    private IndexWriter? _writer;
     private DirectoryReader? _reader;
     private IndexSearcher? _searcher;
 
@@ -30,40 +32,48 @@ internal sealed class LuceneQuerySystem : IQuerySystem
 
     public string Description => "Lucene.NET 4.8.0-beta00017, FSDirectory, one segment, doc values for Status/Total/OrderedAt";
 
-    public void Load(OrderDataset data)
+    public void Add(OrderChunk chunk)
     {
-        using (var analyzer = new StandardAnalyzer(Version))
-        using (var writer = new IndexWriter(_directory, new IndexWriterConfig(Version, analyzer) { OpenMode = OpenMode.CREATE, RAMBufferSizeMB = 256 }))
+        _analyzer ??= new StandardAnalyzer(Version);
+        _writer ??= new IndexWriter(_directory, new IndexWriterConfig(Version, _analyzer) { OpenMode = OpenMode.CREATE, RAMBufferSizeMB = 256 });
+        for (var i = 0; i < chunk.Orders.Length; i++)
         {
-            for (var i = 0; i < data.Count; i++)
+            var order = chunk.Orders[i];
+            _writer.AddDocument(new Document
             {
-                var order = QueryOrder.Read(data.Bodies[i]);
-                writer.AddDocument(new Document
-                {
-                    new StringField("id", data.Ids[i], Field.Store.YES),
-                    new StringField("Status", order.Status, Field.Store.NO),
-                    new SortedDocValuesField("Status", new BytesRef(order.Status)),
-                    new StringField("Company", order.Company, Field.Store.NO),
-                    new DoubleField("Total", order.Total, Field.Store.NO),
-                    new DoubleDocValuesField("Total", order.Total),
-                    new Int64Field("OrderedAt", order.OrderedAtTicks, Field.Store.NO),
-                    new NumericDocValuesField("OrderedAt", order.OrderedAtTicks),
-                    new TextField("ProductName", order.ProductNames, Field.Store.NO),
-                });
-            }
-
-            writer.ForceMerge(1);
-            writer.Commit();
+                new StringField("id", chunk.Data.Ids[i], Field.Store.YES),
+                new StringField("Status", order.Status, Field.Store.NO),
+                new SortedDocValuesField("Status", new BytesRef(order.Status)),
+                new StringField("Company", order.Company, Field.Store.NO),
+                new DoubleField("Total", order.Total, Field.Store.NO),
+                new DoubleDocValuesField("Total", order.Total),
+                new Int64Field("OrderedAt", order.OrderedAtTicks, Field.Store.NO),
+                new NumericDocValuesField("OrderedAt", order.OrderedAtTicks),
+                new TextField("ProductName", order.ProductNames, Field.Store.NO),
+            });
         }
+    }
 
+    public void Complete()
+    {
+        var writer = _writer ?? throw new InvalidOperationException("no orders were added");
+        writer.ForceMerge(1);
+        writer.Commit();
+        writer.Dispose();
+        _writer = null;
         _reader = DirectoryReader.Open(_directory);
         _searcher = new IndexSearcher(_reader);
     }
+
+    /// <summary>The query shapes only: Lucene has no group by, and the map-reduce workloads compare against SQL engines.</summary>
+    public IReadOnlyList<string> Rows(QueryWorkload workload) => workload.MapReduce ? [] : OwnRow;
 
     public IQuerySession OpenSession() => new Session(_searcher ?? throw new InvalidOperationException("load first"));
 
     public void Dispose()
     {
+        _writer?.Dispose();
+        _analyzer?.Dispose();
         _reader?.Dispose();
         _directory.Dispose();
     }
@@ -80,7 +90,7 @@ internal sealed class LuceneQuerySystem : IQuerySystem
             _searcher = searcher;
         }
 
-        public long Run(QueryWorkload workload)
+        public long Run(QueryWorkload workload, string row)
         {
             switch (workload.Name)
             {

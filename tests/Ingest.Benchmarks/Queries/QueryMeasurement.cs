@@ -1,3 +1,5 @@
+using Ingest.Benchmarks.Reporting;
+
 namespace Ingest.Benchmarks.Queries;
 
 /// <summary>
@@ -7,6 +9,9 @@ namespace Ingest.Benchmarks.Queries;
 /// </summary>
 internal sealed record QueryMeasurement(string Workload, string System, int Threads, double MedianMs, double P99Ms, double QueriesPerSec, long Queries, string? Error = null)
 {
+    /// <summary>The untimed warm-up before the cell was timed (how many rounds until the JIT settled).</summary>
+    public JitWarmup.Result? Warmup { get; init; }
+
     /// <summary>Queries per second one thread gets at the median latency (the JSON's opsPerSec, as the issue asks).</summary>
     public double MedianOpsPerSec => MedianMs > 0 ? Threads * 1000 / MedianMs : 0;
 }

@@ -12,59 +12,89 @@ namespace Ingest.Benchmarks.Queries;
 /// indexes: orders(status), orders(company), orders(total), orders(ordered_at)
 /// orders_fts USING fts5(product_names), rowid = orders.rowid
 /// </code>
-/// Each query is the SQL a developer would write for the question, its statements prepared once per session.
+/// Each query is the SQL a developer would write for the question, its statements prepared once per session. The
+/// 10,000,000-order pass runs only the map-reduce workloads, so it leaves out the FTS5 table (<paramref name="fullText"/>).
 /// </summary>
 internal sealed class SqliteQuerySystem : IQuerySystem
 {
+    private static readonly string[] OwnRow = [QueriesCommand.Sqlite];
     private readonly string _path;
+    private readonly bool _fullText;
+    private SqliteConnection? _loading;
+    private SqliteStatement? _insert;
+    private SqliteStatement? _insertText;
 
-    public SqliteQuerySystem(string directory)
+    public SqliteQuerySystem(string directory, bool fullText)
     {
         _path = Path.Combine(directory, "queries.db");
+        _fullText = fullText;
     }
 
     public string Name => QueriesCommand.Sqlite;
 
     public string Description =>
-        $"SQLite {SQLitePCL.raw.sqlite3_libversion().utf8_to_string()}, WAL, 256 MiB cache, an index per queried column, FTS5 for product names";
+        $"SQLite {SQLitePCL.raw.sqlite3_libversion().utf8_to_string()}, WAL, 256 MiB cache, an index per queried column{(_fullText ? ", FTS5 for product names" : string.Empty)}";
 
-    public void Load(OrderDataset data)
+    public void Add(OrderChunk chunk)
     {
-        using var connection = Open(SqliteOpenMode.ReadWriteCreate);
-        Exec(connection, "CREATE TABLE orders (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, status TEXT, company TEXT, total REAL, ordered_at INTEGER)");
-        Exec(connection, "CREATE VIRTUAL TABLE orders_fts USING fts5(product_names)");
-        Exec(connection, "BEGIN");
-        using (var insert = new SqliteStatement(connection, "INSERT INTO orders VALUES (?1, ?2, ?3, ?4, ?5, ?6)"))
-        using (var insertText = new SqliteStatement(connection, "INSERT INTO orders_fts (rowid, product_names) VALUES (?1, ?2)"))
+        if (_loading is null)
         {
-            for (var i = 0; i < data.Count; i++)
+            _loading = Open(SqliteOpenMode.ReadWriteCreate);
+            Exec(_loading, "CREATE TABLE orders (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL, status TEXT, company TEXT, total REAL, ordered_at INTEGER)");
+            _insert = new SqliteStatement(_loading, "INSERT INTO orders VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+            if (_fullText)
             {
-                var order = QueryOrder.Read(data.Bodies[i]);
-                insert.BindInt64(1, i + 1);
-                insert.BindText(2, data.Ids[i]);
-                insert.BindText(3, order.Status);
-                insert.BindText(4, order.Company);
-                insert.BindDouble(5, order.Total);
-                insert.BindInt64(6, order.OrderedAtTicks);
-                insert.Execute();
-                insertText.BindInt64(1, i + 1);
-                insertText.BindText(2, order.ProductNames);
-                insertText.Execute();
+                Exec(_loading, "CREATE VIRTUAL TABLE orders_fts USING fts5(product_names)");
+                _insertText = new SqliteStatement(_loading, "INSERT INTO orders_fts (rowid, product_names) VALUES (?1, ?2)");
             }
         }
 
-        Exec(connection, "COMMIT");
+        Exec(_loading, "BEGIN");
+        for (var i = 0; i < chunk.Orders.Length; i++)
+        {
+            var order = chunk.Orders[i];
+            var rowid = chunk.First + i + 1;
+            _insert!.BindInt64(1, rowid);
+            _insert.BindText(2, chunk.Data.Ids[i]);
+            _insert.BindText(3, order.Status);
+            _insert.BindText(4, order.Company);
+            _insert.BindDouble(5, order.Total);
+            _insert.BindInt64(6, order.OrderedAtTicks);
+            _insert.Execute();
+            if (_insertText is not null)
+            {
+                _insertText.BindInt64(1, rowid);
+                _insertText.BindText(2, order.ProductNames);
+                _insertText.Execute();
+            }
+        }
+
+        Exec(_loading, "COMMIT");
+    }
+
+    public void Complete()
+    {
+        var connection = _loading ?? throw new InvalidOperationException("no orders were added");
+        _insert?.Dispose();
+        _insertText?.Dispose();
         Exec(connection, "CREATE INDEX orders_status ON orders(status)");
         Exec(connection, "CREATE INDEX orders_company ON orders(company)");
         Exec(connection, "CREATE INDEX orders_total ON orders(total)");
         Exec(connection, "CREATE INDEX orders_ordered_at ON orders(ordered_at)");
         Exec(connection, "ANALYZE");
+        connection.Dispose();
+        _loading = null;
     }
 
-    public IQuerySession OpenSession() => new Session(Open(SqliteOpenMode.ReadOnly));
+    public IReadOnlyList<string> Rows(QueryWorkload workload) => OwnRow;
+
+    public IQuerySession OpenSession() => new Session(Open(SqliteOpenMode.ReadOnly), _fullText);
 
     public void Dispose()
     {
+        _insert?.Dispose();
+        _insertText?.Dispose();
+        _loading?.Dispose();
     }
 
     private SqliteConnection Open(SqliteOpenMode mode)
@@ -94,7 +124,7 @@ internal sealed class SqliteQuerySystem : IQuerySystem
         private readonly SqliteConnection _connection;
         private readonly Dictionary<string, SqliteStatement[]> _statements = [];
 
-        public Session(SqliteConnection connection)
+        public Session(SqliteConnection connection, bool fullText)
         {
             _connection = connection;
             var month = $"ordered_at >= {QueryWorkload.MonthStart.Ticks} AND ordered_at <= {QueryWorkload.MonthEnd.Ticks - 1}";
@@ -112,17 +142,26 @@ internal sealed class SqliteQuerySystem : IQuerySystem
                 Prepare("SELECT status, count(*) FROM orders GROUP BY status ORDER BY 2 DESC, 1"),
                 Prepare($"SELECT CASE WHEN total < {ranges[0]} THEN 0 WHEN total < {ranges[1]} THEN 1 WHEN total < {ranges[2]} THEN 2 ELSE 3 END, count(*) FROM orders GROUP BY 1"),
             ];
-            _statements[QueryWorkload.Search] =
-            [
-                Prepare("SELECT count(*) FROM orders_fts WHERE orders_fts MATCH 'mutton'"),
-                Prepare("SELECT o.id FROM orders_fts f JOIN orders o ON o.rowid = f.rowid WHERE orders_fts MATCH 'mutton'" + Page),
-            ];
+            if (fullText)
+            {
+                _statements[QueryWorkload.Search] =
+                [
+                    Prepare("SELECT count(*) FROM orders_fts WHERE orders_fts MATCH 'mutton'"),
+                    Prepare("SELECT o.id FROM orders_fts f JOIN orders o ON o.rowid = f.rowid WHERE orders_fts MATCH 'mutton'" + Page),
+                ];
+            }
+
+            _statements[QueryWorkload.MrRevenuePerHour] =
+                [Prepare($"SELECT ordered_at / {QueryWorkload.HourTicks}, status, sum(total) FROM orders WHERE {month} GROUP BY 1, 2")];
+            _statements[QueryWorkload.MrTopCompanies] =
+                [Prepare("SELECT company, sum(total) AS revenue FROM orders GROUP BY company ORDER BY revenue DESC LIMIT 10")];
+            _statements[QueryWorkload.MrCountPerStatus] = [Prepare("SELECT status, count(*) FROM orders GROUP BY status")];
         }
 
-        public long Run(QueryWorkload workload)
+        public long Run(QueryWorkload workload, string row)
         {
             long checksum = 0;
-            foreach (var statement in _statements[workload.Name])
+            foreach (var statement in _statements[workload.Question])
             {
                 while (statement.Step())
                 {

@@ -56,6 +56,24 @@ internal sealed class AggregationHost : IAsyncDisposable
         await _host.CatchUpAsync(Orders.Name);
     }
 
+    /// <summary>Replaces documents (by index into <see cref="Ids"/>) and deletes others in one batch, and waits until the index has it.</summary>
+    public async Task ChangeAsync(IEnumerable<(int Document, string Json)> puts, IEnumerable<int> deletes)
+    {
+        var batch = new Ingest.Documents.WriteBatch();
+        foreach (var (document, json) in puts)
+        {
+            batch.Put(_ids[document], "Orders", json);
+        }
+
+        foreach (var document in deletes)
+        {
+            batch.Delete(_ids[document]);
+        }
+
+        await _host.Store.WriteAsync(batch);
+        await _host.CatchUpAsync(Orders.Name);
+    }
+
     /// <summary>Runs the aggregation of <paramref name="query"/> over every document, or over those listed (indexes into <see cref="Ids"/>).</summary>
     public JsonArray Run(string query, IReadOnlyCollection<int>? documents = null, string parameters = "{}")
     {

@@ -65,8 +65,9 @@ public sealed class AggregationModelTests
         }
     }
 
-    private static (Order Order, string Json) RandomOrder(Random random)
+    internal static (Order Order, string Json) RandomOrder(Random random, string[]? words = null)
     {
+        words ??= Words;
         var properties = new List<string>();
         var status = (string?)null;
         switch (random.Next(4))
@@ -77,7 +78,7 @@ public sealed class AggregationModelTests
                 properties.Add("\"Status\":7"); // wrong type: invisible
                 break;
             default:
-                status = Words[random.Next(Words.Length)];
+                status = words[random.Next(words.Length)];
                 properties.Add($"\"Status\":\"{status}\"");
                 break;
         }
@@ -112,7 +113,7 @@ public sealed class AggregationModelTests
             var count = random.Next(0, 4);
             for (var i = 0; i < count; i++)
             {
-                tags.Add(Words[random.Next(Words.Length)]);
+                tags.Add(words[random.Next(words.Length)]);
             }
 
             properties.Add("\"Tags\":[" + string.Join(",", tags.Select(t => $"\"{t}\"").Append("5")) + "]");
@@ -135,10 +136,10 @@ public sealed class AggregationModelTests
         return (order, "{" + string.Join(",", properties) + "}");
     }
 
-    private sealed record Order(string? Status, double? Total, DateTime? OrderedAt, bool? Paid, string[] Tags, double[] Scores);
+    internal sealed record Order(string? Status, double? Total, DateTime? OrderedAt, bool? Paid, string[] Tags, double[] Scores);
 
     /// <summary>The semantics written out over the documents: QUERY_API.md "Aggregation".</summary>
-    private static class Expected
+    internal static class Expected
     {
         public static JsonArray GroupByTagsAndPaid(List<Order> orders)
         {

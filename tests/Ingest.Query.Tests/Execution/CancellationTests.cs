@@ -55,7 +55,19 @@ public sealed class CancellationTests
     public async Task A_sort_batch_over_every_match_stops()
     {
         await using var host = await OrdersAsync();
-        var prepared = host.Prepare(QueryParser.Parse("from index 'Orders/All' order by Total desc limit 10"));
+        // Two keys: a top-k pass over every match (one key with a limit walks the terms instead, below).
+        var prepared = host.Prepare(QueryParser.Parse("from index 'Orders/All' order by Total desc, Customer limit 10"));
+        using var reader = host.Indexes.BeginRead(prepared.SourceName);
+        using var results = RunIgnoringCountLoop(host, prepared, reader);
+
+        await Assert.ThrowsAsync<OperationCanceledException>(() => WriteAsync(results));
+    }
+
+    [Fact]
+    public async Task A_term_walk_to_a_deep_offset_stops()
+    {
+        await using var host = await OrdersAsync();
+        var prepared = host.Prepare(QueryParser.Parse("from index 'Orders/All' order by Total desc limit 10 offset 4900"));
         using var reader = host.Indexes.BeginRead(prepared.SourceName);
         using var results = RunIgnoringCountLoop(host, prepared, reader);
 
@@ -69,7 +81,9 @@ public sealed class CancellationTests
         var prepared = host.Prepare(QueryParser.Parse("from index 'Orders/All' order by Customer limit 10"));
         using var reader = host.Indexes.BeginRead(prepared.SourceName)!;
 
-        Assert.Throws<OperationCanceledException>(() => new SortKeySource(prepared.Order[0], reader, null, Cancelled).Dispose());
+        // Ranks are built on first use (a term walk never needs them).
+        using var keys = new SortKeySource(prepared.Order[0], reader, null, Cancelled);
+        Assert.Throws<OperationCanceledException>(() => keys.AnchorKey);
     }
 
     [Fact]

@@ -142,3 +142,34 @@ export function download(fileName, mediaType, text) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/**
+ * Shows message beside input (a refused form field): a text after the input, tied to it with aria-describedby
+ * (kept alongside any hint), and aria-invalid on the input. clearInvalid(container) undoes every mark inside it.
+ */
+export function markInvalid(input, message) {
+  const id = nextId('invalid');
+  const note = h('p', { class: 'field-error', id }, message);
+  input.setAttribute('aria-invalid', 'true');
+  const described = (input.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+  input.setAttribute('aria-describedby', [...described, id].join(' '));
+  input.after(note);
+  return note;
+}
+
+export function clearInvalid(container) {
+  for (const note of container.querySelectorAll('.field-error')) {
+    const input = container.querySelector(`[aria-describedby~="${note.id}"]`);
+    if (input) {
+      const rest = input.getAttribute('aria-describedby').split(' ').filter((id) => id && id !== note.id);
+      if (rest.length) input.setAttribute('aria-describedby', rest.join(' ')); else input.removeAttribute('aria-describedby');
+      input.removeAttribute('aria-invalid');
+    }
+    note.remove();
+  }
+}
+
+/** A short outcome said politely (role=status) where the person acted: "Index created." */
+export function statusNote(text, ...extra) {
+  return h('div', { class: 'note', role: 'status' }, text, ...extra);
+}

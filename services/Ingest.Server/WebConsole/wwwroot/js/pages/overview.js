@@ -197,7 +197,7 @@ function renderLag(sources) {
 
 function renderEtl(tasks) {
   const rows = tasks.map((task) => [
-    h('a', { href: '#/etl' }, task.name),
+    h('a', { href: `#/etl?${new URLSearchParams({ task: task.name })}` }, task.name),
     h('span', { class: task.state === 'running' ? 'good' : 'bad' }, task.state),
     formatNumber(task.lagChanges),
     `${formatNumber(Math.round(task.lagSeconds * 10) / 10)} s`,

@@ -1,0 +1,58 @@
+using System.Buffers.Binary;
+
+namespace Ingest.Indexing.Storage;
+
+/// <summary>A range over a number or datetime field read from its column when the range holds most of its terms.</summary>
+public sealed partial class IndexReader
+{
+    /// <summary>
+    /// <see cref="Range"/> (or, with <paramref name="hasTo"/> false, <see cref="RangeFrom"/>) for a number or datetime
+    /// field whose entries hold at most one value (a path that visits no array): then an entry's column value is its
+    /// only term, and the field's column, read in entry order, answers the range with no union at all. The terms are
+    /// walked first; once the range has held a quarter of the column's entries in terms (a term costs a cursor step, a
+    /// posting read and a bit in the union, a column value a fixed-size step and a compare), the column is read instead.
+    /// </summary>
+    public void RangeOfSingleValues(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> to, bool hasTo, List<long> result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        CheckField(field);
+        var column = _tx.OpenFixedSizeTree(IndexLayout.ColumnName(field));
+        var high = hasTo ? _high.AsSpan(0, IndexLayout.TermKey(field, to, _high)) : FieldEnd(field);
+        if (column == null)
+        {
+            Scan(field, from, high, result);
+            return;
+        }
+
+        if (Scan(field, from, high, result, Math.Max(1024, column.Count / 4)))
+        {
+            return;
+        }
+
+        // Column values are 8-byte terms, compared as big-endian integers: [from, to) becomes [low, high) over them.
+        var low = SmallestKeyAtOrAfter(from);
+        var end = hasTo ? SmallestKeyAtOrAfter(to) : UInt128.MaxValue;
+        var cursor = column.CreateCursor();
+        for (var ok = cursor.First(); ok; ok = cursor.MoveNext())
+        {
+            var value = (UInt128)BinaryPrimitives.ReadUInt64BigEndian(cursor.Value);
+            if (value >= low && value < end)
+            {
+                result.Add(cursor.Key);
+            }
+        }
+    }
+
+    /// <summary>
+    /// The smallest 8-byte key at or after <paramref name="bound"/> in byte order: a shorter bound padded with zeros; a
+    /// longer one (an exclusive end, which appends a 0 byte) is passed by its first 8 bytes themselves, so one more.
+    /// </summary>
+    private static UInt128 SmallestKeyAtOrAfter(ReadOnlySpan<byte> bound)
+    {
+        Span<byte> padded = stackalloc byte[8];
+        padded.Clear();
+        bound[..Math.Min(8, bound.Length)].CopyTo(padded);
+        var key = (UInt128)BinaryPrimitives.ReadUInt64BigEndian(padded);
+        return bound.Length > 8 ? key + 1 : key;
+    }
+}

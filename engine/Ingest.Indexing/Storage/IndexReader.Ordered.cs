@@ -1,0 +1,146 @@
+using System.Buffers.Binary;
+using Ingest.Indexing.Terms;
+using Ingest.Storage.PostingLists;
+
+namespace Ingest.Indexing.Storage;
+
+/// <summary>
+/// Term walks for <c>order by F limit k</c>: a field's terms in value order, either way, each term's entries ascending
+/// (the tie order), so the query executor stops after k matches instead of ordering every match.
+/// </summary>
+public sealed partial class IndexReader
+{
+    /// <summary>
+    /// Hands the terms of <paramref name="field"/> and their entries to <paramref name="sink"/> in term order, ascending
+    /// or <paramref name="descending"/>, until the sink returns false or the field's terms end. With
+    /// <paramref name="hasStart"/> the walk begins at <paramref name="start"/> (the first term at or after it, or at or
+    /// before it when descending), and if that term is <paramref name="start"/> itself its entries up to
+    /// <paramref name="afterEntry"/> are left out: a keyset resumption after (start, afterEntry).
+    /// </summary>
+    public void WalkTerms<TSink>(int field, ReadOnlySpan<byte> start, bool hasStart, bool descending, long afterEntry, ref TSink sink)
+        where TSink : ITermEntrySink, allows ref struct
+    {
+        CheckField(field);
+        start = start[..Math.Min(start.Length, TermLimits.MaxTermBytes)];
+        var cursor = _terms.CreateCursor();
+        bool ok;
+        if (!descending)
+        {
+            ok = cursor.Seek(_key.AsSpan(0, IndexLayout.TermKey(field, hasStart ? start : [], _key)));
+        }
+        else
+        {
+            // The last key at or before the start: the first key at or after it, stepped back unless it is the start.
+            var key = hasStart ? _key.AsSpan(0, IndexLayout.TermKey(field, start, _key)) : FieldEnd(field);
+            ok = cursor.Seek(key);
+            ok = !ok ? cursor.Last() : !hasStart || cursor.Key.SequenceCompareTo(key) > 0 ? cursor.MovePrev() : ok;
+        }
+
+        var first = true;
+        while (ok && BinaryPrimitives.ReadUInt16BigEndian(cursor.Key) == field)
+        {
+            var term = cursor.Key[IndexLayout.FieldPrefixSize..];
+            var from = first && hasStart && term.SequenceEqual(start) ? afterEntry + 1 : 0;
+            first = false;
+            if (!WalkTerm(term, cursor.Value, from, ref sink))
+            {
+                return;
+            }
+
+            ok = descending ? cursor.MovePrev() : cursor.MoveNext();
+        }
+    }
+
+    /// <summary>
+    /// Whether <paramref name="term"/> is the smallest term <paramref name="entry"/> holds in <paramref name="field"/>
+    /// (its sort key for keyword order), read from the entry's record without copying.
+    /// </summary>
+    public bool IsFirstTerm(long entry, int field, ReadOnlySpan<byte> term)
+    {
+        CheckField(field);
+        if (!TryGetEntryRecord(entry, out var record))
+        {
+            return false;
+        }
+
+        var position = 0;
+        var idLength = (int)VarInt.Read(record, ref position);
+        position += idLength;
+        while (position < record.Length)
+        {
+            var f = (int)VarInt.Read(record, ref position);
+            var count = (int)(VarInt.Read(record, ref position) >> 1);
+            if (f == field)
+            {
+                if (count == 0)
+                {
+                    return false;
+                }
+
+                // A field's first term shares nothing with the previous field's terms (the encoder restarts per field).
+                VarInt.Read(record, ref position);
+                var suffix = (int)VarInt.Read(record, ref position);
+                return record.Slice(position, suffix).SequenceEqual(term);
+            }
+
+            for (var i = 0; i < count; i++)
+            {
+                VarInt.Read(record, ref position);
+                var length = (int)VarInt.Read(record, ref position);
+                position += length;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>One term's entries from <paramref name="from"/> on, a chunk at a time; false when the sink stopped.</summary>
+    private bool WalkTerm<TSink>(ReadOnlySpan<byte> term, ReadOnlySpan<byte> value, long from, ref TSink sink)
+        where TSink : ITermEntrySink, allows ref struct
+    {
+        _chunk ??= new long[PostingListIterator.MinBufferLength];
+        if (value[0] == IndexLayout.InlineTag)
+        {
+            var position = 1;
+            long previous = 0;
+            while (position < value.Length)
+            {
+                var n = InlinePostings.Decode(value, ref position, ref previous, _chunk);
+                var chunk = _chunk.AsSpan(0, n);
+                if (from > 0)
+                {
+                    var skip = 0;
+                    while (skip < chunk.Length && chunk[skip] < from)
+                    {
+                        skip++;
+                    }
+
+                    chunk = chunk[skip..];
+                }
+
+                if (!chunk.IsEmpty && !sink.Add(term, chunk))
+                {
+                    return false;
+                }
+            }
+
+            return true;
+        }
+
+        var iterator = SpilledList(value).Iterate();
+        if (from > 0)
+        {
+            iterator.Seek(from);
+        }
+
+        for (var n = iterator.Fill(_chunk); n > 0; n = iterator.Fill(_chunk))
+        {
+            if (!sink.Add(term, _chunk.AsSpan(0, n)))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+}
