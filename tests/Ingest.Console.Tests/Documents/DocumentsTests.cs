@@ -101,6 +101,7 @@ public sealed class DocumentsTests
         var overflow = await session.Page.EvaluateAsync<int>("() => document.documentElement.scrollWidth - document.documentElement.clientWidth");
         Assert.True(overflow <= 0, $"The page is {overflow} px wider than a phone's screen.");
         await session.AssertAccessibleAsync();
+        await session.ScreenshotAsync("documents-phone");
 
         await session.OpenAsync("documents?collection=Orders&id=orders%2F404");
         await session.Page.GetByRole(AriaRole.Alert).Filter(new() { HasText = "There is no document with id 'orders/404'" }).WaitForAsync();

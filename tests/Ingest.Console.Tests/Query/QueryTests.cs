@@ -134,6 +134,7 @@ public sealed class QueryTests
         await page.GetByRole(AriaRole.Alert).Filter(new() { HasText = "Invalid query (400)" }).WaitForAsync();
         await AssertFitsAsync(page);
         await session.AssertAccessibleAsync();
+        await session.ScreenshotAsync("query-phone");
     }
 
     private static async Task AssertFitsAsync(IPage page)
