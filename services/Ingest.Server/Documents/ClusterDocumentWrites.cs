@@ -89,7 +89,8 @@ internal static class ClusterDocumentWrites
     }
 
     // The identity of the version If-Match names (null without If-Match); false with a 412 when it is not the current one here.
-    private static bool TryExpectedVersion(HttpContext context, string id, Document? existing, out string? expected, out IResult problem)
+    // Single-node writes check If-Match with it too (DocumentEndpoints), and ignore the identity.
+    internal static bool TryExpectedVersion(HttpContext context, string id, Document? existing, out string? expected, out IResult problem)
     {
         expected = null;
         problem = null!;

@@ -120,6 +120,13 @@ public static class DocumentEndpoints
             return await ClusterDocumentWrites.PutAsync(context, store, documentId, collection, body, existing).ConfigureAwait(false);
         }
 
+        // If-Match is checked against the version read just above: a write of the same id that lands between the check and
+        // this write is not seen (the store has no conditional put), a window of one group commit at most.
+        if (!ClusterDocumentWrites.TryExpectedVersion(context, documentId, existing, out _, out var precondition))
+        {
+            return precondition;
+        }
+
         WriteResult result;
         try
         {
@@ -153,6 +160,12 @@ public static class DocumentEndpoints
         if (ClusterWrites.LogOf(context) is not null)
         {
             return await ClusterDocumentWrites.DeleteAsync(context, store, documentId).ConfigureAwait(false);
+        }
+
+        if (context.Request.Headers.IfMatch.Count > 0
+            && !ClusterDocumentWrites.TryExpectedVersion(context, documentId, store.Get(documentId), out _, out var precondition))
+        {
+            return precondition;
         }
 
         WriteResult result;
