@@ -174,7 +174,9 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         {
             long? committed = _store.GetSourcePosition(state.Origin, state.Partition) is { } stored ? stored.Position.NextOffset : null;
             var high = _partitions.HighWatermarkOf(state);
-            long? highWatermark = high >= 0 ? high : null;
+            // The cached end is refreshed once a second; under load the store has often passed it since. The broker's
+            // end is at least what was read, so never report an end behind the committed position.
+            long? highWatermark = high >= 0 ? (committed is { } read ? Math.Max(high, read) : high) : null;
             long? lag = highWatermark is { } h && committed is { } c ? Math.Max(0, h - c) : null;
             partitions.Add(new PartitionStatus(state.Topic, state.Partition, committed, highWatermark, lag));
         }
