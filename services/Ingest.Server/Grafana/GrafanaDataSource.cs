@@ -69,7 +69,7 @@ internal sealed class GrafanaDataSource
 
             using (execution)
             {
-                return await ResultTable.ReadAsync(execution, query, ct).ConfigureAwait(false);
+                return await ResultTable.ReadAsync(execution, query, ResultTable.ReduceOf(_engine, query), ct).ConfigureAwait(false);
             }
         }
         catch (OperationCanceledException) when (ticket.Budget.IsExpired)
@@ -210,8 +210,9 @@ internal sealed class GrafanaDataSource
     }
 
     /// <summary>
-    /// What a panel can query: each saved query (its parameters as inputs) and each collection (a builder: time field,
-    /// aggregate, number field, split by field, where).
+    /// What a panel can query: each saved query (its parameters as inputs), each map-reduce index (its groups in the
+    /// panel's range: which aggregate, where) and each collection (a builder: time field, aggregate, number field, split
+    /// by field, where).
     /// </summary>
     public IResult Metrics() => GrafanaResponseWriter.Json(writer =>
     {
@@ -227,6 +228,19 @@ internal sealed class GrafanaDataSource
                 GrafanaResponseWriter.WritePayload(writer, name, name, "select", $"default: {ResultValues.Text(value)}");
             }
 
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+        }
+
+        foreach (var index in _catalog.MapReduceIndexes())
+        {
+            var keys = string.Join(", ", MapReduceColumns.Keys(index).Select(static k => k.Name));
+            writer.WriteStartObject();
+            writer.WriteString("value", index.Name);
+            writer.WriteString("label", $"map-reduce index {index.Name} (by {(keys.Length == 0 ? "nothing" : keys)})");
+            writer.WriteStartArray("payloads");
+            GrafanaResponseWriter.WritePayload(writer, "value", "Aggregate", "select", "all of them");
+            GrafanaResponseWriter.WritePayload(writer, "where", "Where", "input", MapReduceColumns.Keys(index).FirstOrDefault(static k => k.Type == IndexFieldType.Keyword) is { } key ? $"{key.Name} = 'shipped'" : "a condition on its columns");
             writer.WriteEndArray();
             writer.WriteEndObject();
         }
@@ -258,6 +272,10 @@ internal sealed class GrafanaDataSource
         if (_saved.Get(metric) is not null)
         {
             options = await ValuesOfAsync(name, ct).ConfigureAwait(false);
+        }
+        else if (_catalog.MapReduceIndex(metric) is { } index)
+        {
+            options = name == "value" ? [.. MapReduceColumns.Aggregates(index).Select(static a => a.Name)] : [];
         }
         else if (_catalog.Collections().Contains(metric, StringComparer.Ordinal))
         {
@@ -292,10 +310,18 @@ internal sealed class GrafanaDataSource
         return [.. _catalog.FieldsOf(collection).Where(f => wanted(f.Type)).Select(static f => f.Name)];
     }
 
-    /// <summary>The values of the indexed field named <paramref name="key"/> (a value facet over an index holding it).</summary>
+    /// <summary>
+    /// The values of the indexed field named <paramref name="key"/> (a value facet over a map index holding it), else of
+    /// the map-reduce group key named so (its groups' values, in key order).
+    /// </summary>
     private async Task<IReadOnlyList<string>> ValuesOfAsync(string key, CancellationToken ct)
     {
         var index = _catalog.IndexWithField(key);
+        if (index is null && _catalog.MapReduceIndexes().FirstOrDefault(i => MapReduceColumns.Keys(i).Any(k => string.Equals(k.Name, key, StringComparison.OrdinalIgnoreCase))) is { } mapReduce)
+        {
+            return await GroupKeyValuesAsync(mapReduce, key, ct).ConfigureAwait(false);
+        }
+
         if (index is null || _catalog.TypeOf(new QuerySource(QuerySourceKind.Index, index, default), key) == IndexFieldType.Text)
         {
             return [];
@@ -316,6 +342,34 @@ internal sealed class GrafanaDataSource
 
         var value = table.Columns.Select(static c => c.Name).ToList().IndexOf("value");
         return value < 0 ? [] : [.. table.Rows.Take(MaxListedValues).Select(r => ResultValues.Text(r[value]))];
+    }
+
+    private async Task<IReadOnlyList<string>> GroupKeyValuesAsync(IndexDefinition index, string key, CancellationToken ct)
+    {
+        var at = default(SourcePosition);
+        var column = new FieldRef(key, false, at);
+        var query = new ParsedQuery(new QuerySource(QuerySourceKind.Index, index.Name, at), null, [], [new FieldSelect(column, key, at)], [new OrderByItem(column, null, false, OrderByType.Default, at)], null, null);
+        ResultTable table;
+        try
+        {
+            table = await RunAsync(query, new Dictionary<string, JsonElement>(), ct).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is QueryException or QueryUnavailableException)
+        {
+            return [];
+        }
+
+        var values = new List<string>();
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var row in table.Rows)
+        {
+            if (row[0] is { } value && seen.Add(ResultValues.Text(value)) && values.Count < MaxListedValues)
+            {
+                values.Add(ResultValues.Text(value));
+            }
+        }
+
+        return values;
     }
 
     private static int FirstOf(List<string> columns, params ReadOnlySpan<string> names)
