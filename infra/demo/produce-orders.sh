@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The compose "demo" profile's producer: 20 orders a second, forever, to the topic the ingest service
 # consumes ("ingest"), into the Orders collection (the ingest-collection header), each with its id in
-# the body (the source's IdProperty). Roughly one in ten updates an earlier order's status.
+# the body (the source's IdProperty). Roughly one in ten updates an earlier order's status. The properties are
+# named as the "Orders (example)" dashboard's queries and the Orders/RevenuePerHour index read them (Company,
+# Status, Total, OrderedAt; property names match case-sensitively).
 set -euo pipefail
 bootstrap="${DEMO_BOOTSTRAP:-kafka:9092}"
 topic="${DEMO_TOPIC:-ingest}"
 rate="${DEMO_ORDERS_PER_SECOND:-20}"
-customers=(Ada Lin Grace Alan Edsger Barbara Ken Margaret)
+companies=(Ada Lin Grace Alan Edsger Barbara Ken Margaret)
 statuses=(new paid shipped delivered cancelled)
 n=0
 while true; do
@@ -17,11 +19,11 @@ while true; do
       n=$(( n + 1 ))
       id=$n
     fi
-    customer=${customers[RANDOM % ${#customers[@]}]}
+    company=${companies[RANDOM % ${#companies[@]}]}
     status=${statuses[RANDOM % ${#statuses[@]}]}
     total="$(( RANDOM % 500 )).$(( RANDOM % 100 ))"
-    printf 'ingest-collection:Orders\t{"id":"orders/%d","customer":"%s","status":"%s","total":%s,"orderedAt":"%s"}\n' \
-      "$id" "$customer" "$status" "$total" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    printf 'ingest-collection:Orders\t{"id":"orders/%d","Company":"%s","Status":"%s","Total":%s,"OrderedAt":"%s"}\n' \
+      "$id" "$company" "$status" "$total" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   done
   sleep 1
 done | /opt/kafka/bin/kafka-console-producer.sh --bootstrap-server "$bootstrap" --topic "$topic" \

@@ -359,7 +359,11 @@ else:
         ok(f"IngestOptions properties: {', '.join(props)}")
         # Sections bound by other options classes (Ingest:Batching, Ingest:Sources, ...).
         for f in glob.glob(f"{server_dir}/**/*.cs", recursive=True):
-            props += re.findall(r'SectionName\s*=\s*"Ingest:(\w+)"', open(f, encoding="utf-8").read())
+            cs = open(f, encoding="utf-8").read()
+            props += re.findall(r'SectionName\s*=\s*"Ingest:(\w+)"', cs)
+            # Options bound at "Ingest" itself (Ingest:Indexes, the configured indexes): their properties are sections.
+            if re.search(r'SectionName\s*=\s*"Ingest"', cs):
+                props += re.findall(r"public\s+[\w<>?,.\[\] ]+?\s+(\w+)\s*\{\s*get;", cs)
         ok(f"Ingest sections: {', '.join(props)}")
     else:
         fail(f"{opts_file} not found: cannot tell which Ingest__ settings exist")

@@ -13,17 +13,16 @@ namespace Ingest.Server.Grafana;
 /// <c>/tag-values</c>, <c>/metrics</c> and <c>/metric-payload-options</c>. Each method returns the response body; a
 /// target whose query fails throws a <see cref="GrafanaTargetException"/> that names it (the server's exception handler
 /// makes it the problem the panel shows). Every query takes its own turn and time budget from <see cref="QueryGate"/>,
-/// as a <c>/queries</c> request does; a budget that runs out or a full gate is the problem the panel shows.
+/// as a <c>/queries</c> request does; a budget that runs out or a full gate is the problem the panel shows. The editors'
+/// calls (metrics, payload options, tag keys and values) are in GrafanaDataSource.Editors.cs.
 /// </summary>
-internal sealed class GrafanaDataSource
+internal sealed partial class GrafanaDataSource
 {
     /// <summary>Values a variable or tag drop-down lists at most.</summary>
     public const int MaxListedValues = 1000;
 
     /// <summary>How long a query that has just made its automatic index waits for it, so a new panel does not start empty.</summary>
     private static readonly TimeSpan NewIndexWait = TimeSpan.FromSeconds(10);
-
-    private static readonly string[] AggregateNames = ["count", "sum", "avg", "min", "max"];
 
     private readonly QueryEngine _engine;
     private readonly GrafanaTargetResolver _resolver;
@@ -69,7 +68,7 @@ internal sealed class GrafanaDataSource
 
             using (execution)
             {
-                return await ResultTable.ReadAsync(execution, query, ct).ConfigureAwait(false);
+                return await ResultTable.ReadAsync(execution, query, ResultTable.ReduceOf(_engine, query), ct).ConfigureAwait(false);
             }
         }
         catch (OperationCanceledException) when (ticket.Budget.IsExpired)
@@ -173,149 +172,6 @@ internal sealed class GrafanaDataSource
 
             writer.WriteEndArray();
         });
-    }
-
-    /// <summary>Ad hoc filter keys: every indexed field by name, <c>[{"type": "string"|"number"|"time"|"boolean", "text"}]</c>.</summary>
-    public IResult TagKeys() => GrafanaResponseWriter.Json(writer =>
-    {
-        writer.WriteStartArray();
-        foreach (var field in _catalog.IndexedFields())
-        {
-            writer.WriteStartObject();
-            writer.WriteString("type", GrafanaResponseWriter.TypeName(field.Type));
-            writer.WriteString("text", field.Name);
-            writer.WriteEndObject();
-        }
-
-        writer.WriteEndArray();
-    });
-
-    /// <summary><c>{key}</c> to <c>[{"text"}]</c>: the key's values, most frequent first; none for an unknown key or a text field.</summary>
-    public async Task<IResult> TagValuesAsync(JsonElement body, CancellationToken ct)
-    {
-        var key = GrafanaRequestReader.ReadString(body, "key");
-        var values = string.IsNullOrEmpty(key) ? [] : await ValuesOfAsync(key, ct).ConfigureAwait(false);
-        return GrafanaResponseWriter.Json(writer =>
-        {
-            writer.WriteStartArray();
-            foreach (var value in values)
-            {
-                writer.WriteStartObject();
-                writer.WriteString("text", value);
-                writer.WriteEndObject();
-            }
-
-            writer.WriteEndArray();
-        });
-    }
-
-    /// <summary>
-    /// What a panel can query: each saved query (its parameters as inputs) and each collection (a builder: time field,
-    /// aggregate, number field, split by field, where).
-    /// </summary>
-    public IResult Metrics() => GrafanaResponseWriter.Json(writer =>
-    {
-        writer.WriteStartArray();
-        foreach (var saved in _saved.List())
-        {
-            writer.WriteStartObject();
-            writer.WriteString("value", saved.Name);
-            writer.WriteString("label", saved.Description is { Length: > 0 } d ? $"{saved.Name}: {d}" : saved.Name);
-            writer.WriteStartArray("payloads");
-            foreach (var (name, value) in saved.Parameters ?? new Dictionary<string, JsonElement>())
-            {
-                GrafanaResponseWriter.WritePayload(writer, name, name, "select", $"default: {ResultValues.Text(value)}");
-            }
-
-            writer.WriteEndArray();
-            writer.WriteEndObject();
-        }
-
-        foreach (var collection in _catalog.Collections())
-        {
-            writer.WriteStartObject();
-            writer.WriteString("value", collection);
-            writer.WriteString("label", $"collection {collection}");
-            writer.WriteStartArray("payloads");
-            GrafanaResponseWriter.WritePayload(writer, "time", "Time field (time series)", "select", "none: a table");
-            GrafanaResponseWriter.WritePayload(writer, "aggregate", "Aggregate", "select", "count");
-            GrafanaResponseWriter.WritePayload(writer, "field", "Of field", "select", "a number field");
-            GrafanaResponseWriter.WritePayload(writer, "groupBy", "Split by", "select", "none");
-            GrafanaResponseWriter.WritePayload(writer, "where", "Where", "input", "Status = 'shipped'");
-            writer.WriteEndArray();
-            writer.WriteEndObject();
-        }
-
-        writer.WriteEndArray();
-    });
-
-    /// <summary><c>{metric, payload, name}</c> to <c>[{value, label}]</c>: a collection's fields of the kind the builder option takes, or the values of a field named like a saved query's parameter.</summary>
-    public async Task<IResult> MetricPayloadOptionsAsync(JsonElement body, CancellationToken ct)
-    {
-        var metric = GrafanaRequestReader.ReadString(body, "metric") ?? string.Empty;
-        var name = GrafanaRequestReader.ReadString(body, "name") ?? string.Empty;
-        IReadOnlyList<string> options = [];
-        if (_saved.Get(metric) is not null)
-        {
-            options = await ValuesOfAsync(name, ct).ConfigureAwait(false);
-        }
-        else if (_catalog.Collections().Contains(metric, StringComparer.Ordinal))
-        {
-            options = name == "aggregate" ? AggregateNames : FieldsFor(metric, name);
-        }
-
-        return GrafanaResponseWriter.Json(writer =>
-        {
-            writer.WriteStartArray();
-            foreach (var option in options)
-            {
-                writer.WriteStartObject();
-                writer.WriteString("value", option);
-                writer.WriteString("label", option);
-                writer.WriteEndObject();
-            }
-
-            writer.WriteEndArray();
-        });
-    }
-
-    private List<string> FieldsFor(string collection, string option)
-    {
-        Func<IndexFieldType, bool> wanted = option switch
-        {
-            "time" => static t => t == IndexFieldType.DateTime,
-            "field" => static t => t == IndexFieldType.Number,
-            "groupBy" => static t => t is IndexFieldType.Keyword or IndexFieldType.Bool or IndexFieldType.Number,
-            _ => static _ => false,
-        };
-
-        return [.. _catalog.FieldsOf(collection).Where(f => wanted(f.Type)).Select(static f => f.Name)];
-    }
-
-    /// <summary>The values of the indexed field named <paramref name="key"/> (a value facet over an index holding it).</summary>
-    private async Task<IReadOnlyList<string>> ValuesOfAsync(string key, CancellationToken ct)
-    {
-        var index = _catalog.IndexWithField(key);
-        if (index is null || _catalog.TypeOf(new QuerySource(QuerySourceKind.Index, index, default), key) == IndexFieldType.Text)
-        {
-            return [];
-        }
-
-        var at = default(SourcePosition);
-        var facet = new FacetSelect(new FieldRef(key, false, at), [], "values", at);
-        var query = new ParsedQuery(new QuerySource(QuerySourceKind.Index, index, at), null, [], [facet], [], null, null);
-        ResultTable table;
-        try
-        {
-            table = await RunAsync(query, new Dictionary<string, JsonElement>(), ct).ConfigureAwait(false);
-        }
-        catch (Exception ex) when (ex is QueryException or QueryUnavailableException)
-        {
-            return []; // the drop-down stays empty; the plugin would turn an error into a bare 404 anyway
-        }
-
-        var value = table.Columns.Select(static c => c.Name).ToList().IndexOf("value");
-        return value < 0 ? [] : [.. table.Rows.Take(MaxListedValues).Select(r => ResultValues.Text(r[value]))];
     }
 
     private static int FirstOf(List<string> columns, params ReadOnlySpan<string> names)

@@ -27,6 +27,14 @@ internal sealed class GrafanaFieldCatalog
 
     public IReadOnlyList<string> Collections() => [.. _store.GetStats().Collections.Select(static c => c.Name).Order(StringComparer.Ordinal)];
 
+    /// <summary>The map-reduce indexes (static indexes with a reduce), by name.</summary>
+    public IReadOnlyList<IndexDefinition> MapReduceIndexes() =>
+        [.. _engine.Indexes.GetStatuses().Select(static s => s.Definition).Where(static d => d.Reduce is not null).OrderBy(static d => d.Name, StringComparer.Ordinal)];
+
+    /// <summary>The map-reduce index named <paramref name="name"/>, or null (no such index, or a map index).</summary>
+    public IndexDefinition? MapReduceIndex(string name) =>
+        _engine.Indexes.GetStatus(name)?.Definition is { Reduce: not null } definition ? definition : null;
+
     /// <summary>Fields of <paramref name="collection"/> by path: indexed ones first, then sampled properties (objects one level deep).</summary>
     public IReadOnlyList<CollectionField> FieldsOf(string collection)
     {
@@ -67,11 +75,15 @@ internal sealed class GrafanaFieldCatalog
         return [.. fields.Select(static f => new CollectionField(f.Key, f.Value))];
     }
 
-    /// <summary>Indexed fields by name over every index (ad hoc filter keys), the first index's type for a name in several.</summary>
+    /// <summary>
+    /// Indexed fields by name over every index (ad hoc filter keys), then the group keys of map-reduce indexes (so a
+    /// filter can name <c>Hour</c>); the first index's type for a name in several.
+    /// </summary>
     public IReadOnlyList<CollectionField> IndexedFields()
     {
         var fields = new Dictionary<string, IndexFieldType>(StringComparer.OrdinalIgnoreCase);
-        foreach (var status in _engine.Indexes.GetStatuses().OrderBy(static s => AutoIndexNames.IsAutomatic(s.Definition.Name)))
+        var statuses = _engine.Indexes.GetStatuses().OrderBy(static s => AutoIndexNames.IsAutomatic(s.Definition.Name)).ToList();
+        foreach (var status in statuses)
         {
             foreach (var field in status.Definition.Fields)
             {
@@ -79,12 +91,24 @@ internal sealed class GrafanaFieldCatalog
             }
         }
 
+        foreach (var status in statuses)
+        {
+            if (status.Definition.Reduce is not null)
+            {
+                foreach (var key in MapReduceColumns.Keys(status.Definition))
+                {
+                    fields.TryAdd(key.Name, key.Type);
+                }
+            }
+        }
+
         return [.. fields.OrderBy(static f => f.Key, StringComparer.Ordinal).Select(static f => new CollectionField(f.Key, f.Value))];
     }
 
-    /// <summary>An index holding a field named <paramref name="name"/> (static indexes first), for the field's values.</summary>
+    /// <summary>A map index holding a field named <paramref name="name"/> (static indexes first), for the field's values by a facet.</summary>
     public string? IndexWithField(string name) =>
         _engine.Indexes.GetStatuses()
+            .Where(static s => s.Definition.Reduce is null)
             .OrderBy(static s => AutoIndexNames.IsAutomatic(s.Definition.Name))
             .FirstOrDefault(s => s.Definition.Fields.Any(f => string.Equals(f.Name, name, StringComparison.OrdinalIgnoreCase)))?.Definition.Name;
 
@@ -93,6 +117,11 @@ internal sealed class GrafanaFieldCatalog
     {
         if (source.Kind == QuerySourceKind.Index)
         {
+            if (MapReduceIndex(source.Name) is { } mapReduce)
+            {
+                return MapReduceColumns.TypeOf(mapReduce, name);
+            }
+
             return _engine.Indexes.GetStatus(source.Name)?.Definition.Fields
                 .FirstOrDefault(f => string.Equals(f.Name, name, StringComparison.OrdinalIgnoreCase))?.Type;
         }

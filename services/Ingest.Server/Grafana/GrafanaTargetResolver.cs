@@ -9,7 +9,8 @@ namespace Ingest.Server.Grafana;
 /// <summary>
 /// Turns a target into a query. The target is, in this order: a saved query's name (its text; its parameters, then the
 /// payload's properties), a collection's name (a query built from the payload: <c>time</c>, <c>aggregate</c>,
-/// <c>field</c>, <c>groupBy</c>, <c>where</c>), or query text (the payload's properties as parameters). Every query gets
+/// <c>field</c>, <c>groupBy</c>, <c>where</c>), a map-reduce index's name (its groups in the panel's range, from the
+/// payload: <c>value</c>, <c>where</c>), or query text (the payload's properties as parameters). Every query gets
 /// <c>$from</c> and <c>$to</c> (the panel's range, ISO 8601) and <c>$interval</c> (the bucket, see <see cref="GrafanaBucket"/>),
 /// and Grafana's ad hoc filters as <c>and</c> conditions.
 /// </summary>
@@ -44,6 +45,10 @@ internal sealed class GrafanaTargetResolver
         else if (!target.Contains(' ', StringComparison.Ordinal) && _catalog.Collections().Contains(target, StringComparer.Ordinal))
         {
             query = Build(target, payload);
+        }
+        else if (!target.Contains(' ', StringComparison.Ordinal) && _catalog.MapReduceIndex(target) is { } mapReduce)
+        {
+            query = BuildMapReduce(mapReduce, payload);
         }
         else
         {
@@ -125,6 +130,41 @@ internal sealed class GrafanaTargetResolver
         }
 
         return new ParsedQuery(new QuerySource(QuerySourceKind.Collection, collection, at), filter, keys, [aggregate], [], null, null);
+    }
+
+    /// <summary>
+    /// <c>from index 'X'</c> over a map-reduce index's groups: with a time bucket key, those in the panel's range
+    /// (<c>Hour between $from and $to</c>), a time series; the payload's <c>where</c> added, and with <c>value</c> the
+    /// keys and that one aggregate selected (else every column).
+    /// </summary>
+    private static ParsedQuery BuildMapReduce(IndexDefinition index, JsonElement? payload)
+    {
+        var body = payload ?? default;
+        var at = default(SourcePosition);
+        var where = Choice(body, "where");
+        var value = Choice(body, "value");
+        QueryFilter? filter = where is null ? null : QueryParser.Parse("from x where " + where).Where;
+        if (MapReduceColumns.TimeKey(index) is { } time)
+        {
+            var range = new BetweenFilter(new FieldRef(time, false, at), new ParameterValue("from", at), new ParameterValue("to", at), at);
+            filter = filter is null ? range : new AndFilter(range, filter, at);
+        }
+
+        var select = new List<SelectItem>();
+        if (value is not null)
+        {
+            var aggregates = MapReduceColumns.Aggregates(index);
+            var chosen = aggregates.FirstOrDefault(a => string.Equals(a.Name, value, StringComparison.OrdinalIgnoreCase))
+                ?? throw new QueryException(at, $"the payload's value '{value}' is not an aggregate of index '{index.Name}'; its aggregates are {string.Join(", ", aggregates.Select(static a => a.Name))}");
+            foreach (var key in MapReduceColumns.Keys(index))
+            {
+                select.Add(new FieldSelect(new FieldRef(key.Name, false, at), key.Name, at));
+            }
+
+            select.Add(new FieldSelect(new FieldRef(chosen.Name, false, at), chosen.Name, at));
+        }
+
+        return new ParsedQuery(new QuerySource(QuerySourceKind.Index, index.Name, at), filter, [], select, [], null, null);
     }
 
     private static string? Choice(JsonElement payload, string name) =>

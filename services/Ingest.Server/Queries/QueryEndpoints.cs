@@ -168,7 +168,7 @@ public static partial class QueryEndpoints
         ResultTable table;
         try
         {
-            table = await ResultTable.ReadAsync(execution, query, ticket.Token).ConfigureAwait(false);
+            table = await ResultTable.ReadAsync(execution, query, ResultTable.ReduceOf(engine, query), ticket.Token).ConfigureAwait(false);
         }
         catch (OperationCanceledException) when (ticket.Budget.IsExpired)
         {

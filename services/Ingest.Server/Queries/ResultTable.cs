@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Globalization;
 using System.Text.Json;
+using Ingest.Indexing.Reduce;
 using Ingest.Query;
 using Ingest.Query.Execution;
 using Ingest.Query.Syntax;
@@ -12,7 +13,9 @@ namespace Ingest.Server.Queries;
 /// tables, and the <c>rows</c> and <c>csv</c> formats of <c>/queries</c> that Infinity reads), at most
 /// <see cref="MaxRows"/> documents or projections. Documents are flattened to their id and top-level properties. A query grouped
 /// by <c>time()</c> with at least one aggregate is a time series: <see cref="TimeColumn"/> is its bucket, the other key
-/// columns name the series and each value column gives one series per group.
+/// columns name the series and each value column gives one series per group. So is a <c>from index</c> query on a
+/// map-reduce index with a time bucket key (<c>groupBy</c> with an <c>interval</c>) among its columns and at least one
+/// aggregate: the bucket key is the time, the aggregates are the values, the other keys split the series.
 /// </summary>
 internal sealed class ResultTable
 {
@@ -58,8 +61,19 @@ internal sealed class ResultTable
         return query with { Limit = new NumberValue(MaxRows, MaxRows.ToString(CultureInfo.InvariantCulture), at) };
     }
 
-    /// <summary>Writes <paramref name="execution"/>'s rows to memory and reads them back as a table.</summary>
-    public static async Task<ResultTable> ReadAsync(RunningQuery execution, ParsedQuery query, CancellationToken ct)
+    /// <summary>The reduce of the map-reduce index <paramref name="query"/> reads with <c>from index</c>, else null.</summary>
+    public static ReduceDefinition? ReduceOf(QueryEngine engine, ParsedQuery query)
+    {
+        ArgumentNullException.ThrowIfNull(engine);
+        ArgumentNullException.ThrowIfNull(query);
+        return query.Source.Kind == QuerySourceKind.Index ? engine.Indexes.GetStatus(query.Source.Name)?.Definition.Reduce : null;
+    }
+
+    /// <summary>
+    /// Writes <paramref name="execution"/>'s rows to memory and reads them back as a table; <paramref name="reduce"/> is
+    /// the map-reduce index the query reads (<see cref="ReduceOf"/>), whose aggregates are values and time keys the time.
+    /// </summary>
+    public static async Task<ResultTable> ReadAsync(RunningQuery execution, ParsedQuery query, ReduceDefinition? reduce, CancellationToken ct)
     {
         ArgumentNullException.ThrowIfNull(execution);
         ArgumentNullException.ThrowIfNull(query);
@@ -81,12 +95,18 @@ internal sealed class ResultTable
         var results = execution.Results;
         return results.Shape == QueryResultShape.Documents
             ? FromDocuments(root, results.TotalResults)
-            : FromRows(root, results.Columns, query, results.TotalResults);
+            : FromRows(root, results.Columns, query, reduce, results.TotalResults);
     }
 
-    private static ResultTable FromRows(JsonElement array, IReadOnlyList<QueryColumn> queryColumns, ParsedQuery query, long total)
+    private static ResultTable FromRows(JsonElement array, IReadOnlyList<QueryColumn> queryColumns, ParsedQuery query, ReduceDefinition? reduce, long total)
     {
         var aggregates = query.Select.OfType<AggregateSelect>().Select(static a => a.Name).ToHashSet(StringComparer.Ordinal);
+        if (reduce is not null && query.GroupBy.Count == 0)
+        {
+            // Rows of the index's groups: a column named as an aggregate holds its value (a select keeps the names).
+            aggregates.UnionWith(reduce.Aggregates.Select(static a => a.Name));
+        }
+
         var columns = queryColumns.Select(c => new ResultColumn(c.Name, c.Type, aggregates.Contains(c.Name))).ToArray();
         var rows = new List<JsonElement?[]>(array.GetArrayLength());
         foreach (var row in array.EnumerateArray())
@@ -100,16 +120,28 @@ internal sealed class ResultTable
             rows.Add(values);
         }
 
-        return new ResultTable(columns, rows, FindTimeColumn(columns, query), total);
+        return new ResultTable(columns, rows, FindTimeColumn(columns, query, reduce), total);
     }
 
     /// <summary>
     /// The bucket column of a <c>group by time(...)</c> query with aggregates: the key column of type datetime (named
-    /// <c>time</c> unless the query selects the key under another name).
+    /// <c>time</c> unless the query selects the key under another name); for the groups of a map-reduce index, the first
+    /// column that is one of its time bucket keys.
     /// </summary>
-    private static int FindTimeColumn(ResultColumn[] columns, ParsedQuery query)
+    private static int FindTimeColumn(ResultColumn[] columns, ParsedQuery query, ReduceDefinition? reduce)
     {
-        if (!query.GroupBy.OfType<TimeGroupBy>().Any() || !columns.Any(static c => c.IsValue))
+        if (!columns.Any(static c => c.IsValue))
+        {
+            return -1;
+        }
+
+        if (reduce is not null && query.GroupBy.Count == 0)
+        {
+            var buckets = reduce.GroupBy.Where(static k => k.Interval is not null).Select(static k => k.Name).ToHashSet(StringComparer.Ordinal);
+            return Array.FindIndex(columns, c => !c.IsValue && buckets.Contains(c.Name));
+        }
+
+        if (!query.GroupBy.OfType<TimeGroupBy>().Any())
         {
             return -1;
         }

@@ -14,7 +14,8 @@ namespace Ingest.Server.Tests.Grafana;
 /// live server holding orders shaped like the benchmark's (Company, Status, Total, OrderedAt in the dashboard's range).
 /// JSON data source panels go to <c>/grafana/query</c>; Infinity panels to their URL with their method and body, and
 /// their root selector and columns must be found in the answer. Prometheus panels (the metrics dashboard) are skipped
-/// by data source type: no Prometheus runs here.
+/// by data source type: no Prometheus runs here. The server gets the indexes docker-compose.yml configures
+/// (<c>Ingest__Indexes__*</c>: the map-reduce index the orders dashboard reads), built before the panels run.
 /// </summary>
 public sealed class DashboardPanelTests(ITestOutputHelper output)
 {
@@ -26,9 +27,16 @@ public sealed class DashboardPanelTests(ITestOutputHelper output)
     [Fact]
     public async Task Every_panel_of_every_dashboard_answers_without_error_against_a_live_server()
     {
-        await using var api = await ApiTestServer.StartAsync();
+        var indexes = ComposeIndexSettings();
+        Assert.Contains("--Ingest:Indexes:0:Name=Orders/RevenuePerHour", indexes);
+        await using var api = await ApiTestServer.StartAsync([.. indexes]);
         var now = DateTime.UtcNow;
         await PutBenchmarkOrdersAsync(api.Store, now, 600);
+        foreach (var name in indexes.Where(static a => a.Contains(":Name=", StringComparison.Ordinal) && a.Count(static c => c == ':') == 3))
+        {
+            await Queries.QueryTestKit.QueryAsync(api.Client, $"from index '{name[(name.IndexOf('=', StringComparison.Ordinal) + 1)..]}' limit 1");
+        }
+
         var files = Directory.GetFiles(Path.Combine(RepositoryRoot(), "infra", "grafana", "dashboards"), "*.json").Order(StringComparer.Ordinal).ToList();
         Assert.Contains(files, f => f.EndsWith("ingest-orders.json", StringComparison.Ordinal));
         Assert.Contains(files, f => f.EndsWith("ingest-operations.json", StringComparison.Ordinal));
@@ -229,6 +237,24 @@ public sealed class DashboardPanelTests(ITestOutputHelper output)
         }
 
         await store.WriteAsync(batch);
+    }
+
+    /// <summary>The ingest service's <c>Ingest__Indexes__...</c> environment in docker-compose.yml, as command-line settings (<c>--Ingest:Indexes:0:Name=...</c>).</summary>
+    private static List<string> ComposeIndexSettings()
+    {
+        var compose = File.ReadAllLines(Path.Combine(RepositoryRoot(), "docker-compose.yml"));
+        var settings = new List<string>();
+        foreach (var line in compose)
+        {
+            var text = line.Trim();
+            var colon = text.IndexOf(':', StringComparison.Ordinal);
+            if (text.StartsWith("Ingest__Indexes__", StringComparison.Ordinal) && colon > 0)
+            {
+                settings.Add($"--{text[..colon].Replace("__", ":", StringComparison.Ordinal)}={text[(colon + 1)..].Trim().Trim('"')}");
+            }
+        }
+
+        return settings;
     }
 
     private static string RepositoryRoot()
