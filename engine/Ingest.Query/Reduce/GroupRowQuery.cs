@@ -54,7 +54,7 @@ internal sealed class GroupRowQuery
             var values = new object?[_columns.Count];
             for (var c = 0; c < values.Length; c++)
             {
-                values[c] = _columns[c].IsKey ? cursor.GetKey(_columns[c].Index) : cursor.GetAggregate(_columns[c].Index);
+                values[c] = _columns[c].IsKey ? cursor.GetKey(_columns[c].Index) : cursor.GetAggregate(_columns[c].Index) ?? (_columns[c].ZeroWhenNone ? 0.0 : null);
             }
 
             if (_where == null || _where.Matches(values))
