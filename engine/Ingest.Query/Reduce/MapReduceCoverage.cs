@@ -26,11 +26,13 @@ internal static class MapReduceCoverage
 {
     /// <summary>
     /// The first map-reduce index (by name) that covers <paramref name="query"/>, or null; then <paramref name="skipped"/>
-    /// says why the first map-reduce index of the collection did not (null when there is none or the query is not a group by).
+    /// says why a map-reduce index of the collection did not, preferring one with the query's group keys (null when there
+    /// is none or the query is not a group by).
     /// </summary>
     public static CoveredQuery? TryCover(ParsedQuery query, IReadOnlyList<IndexStatus> statuses, QueryParameters parameters, out string? skipped)
     {
         skipped = null;
+        var skippedCloseness = -1;
         if (query.Source.Kind != QuerySourceKind.Collection || query.GroupBy.Count == 0 || query.Select.Any(s => s is FacetSelect))
         {
             return null;
@@ -45,20 +47,26 @@ internal static class MapReduceCoverage
                 continue;
             }
 
-            var covered = TryCover(query, definition, parameters, out var reason);
+            var covered = TryCover(query, definition, parameters, out var reason, out var closeness);
             if (covered != null)
             {
                 return covered;
             }
 
-            skipped ??= $"map-reduce index '{definition.Name}' not used: {reason}";
+            if (closeness > skippedCloseness)
+            {
+                skipped = $"map-reduce index '{definition.Name}' not used: {reason}";
+                skippedCloseness = closeness;
+            }
         }
 
         return null;
     }
 
-    private static CoveredQuery? TryCover(ParsedQuery query, IndexDefinition definition, QueryParameters parameters, out string reason)
+    private static CoveredQuery? TryCover(ParsedQuery query, IndexDefinition definition, QueryParameters parameters, out string reason, out int closeness)
     {
+        // How far the index got: 0 bound, 1 as many keys as the query, 2 the same keys (explain names the closest one).
+        closeness = 0;
         var reduce = definition.Reduce!;
         AggregationQuery aggregation;
         try
@@ -77,6 +85,7 @@ internal static class MapReduceCoverage
             return null;
         }
 
+        closeness = 1;
         var keyColumns = new string[aggregation.Keys.Count];
         var used = new bool[reduce.GroupBy.Count];
         for (var k = 0; k < aggregation.Keys.Count; k++)
@@ -112,6 +121,7 @@ internal static class MapReduceCoverage
             keyColumns[k] = reduce.GroupBy[match].Name;
         }
 
+        closeness = 2;
         var aggregateColumns = new string[aggregation.Aggregates.Count];
         for (var a = 0; a < aggregation.Aggregates.Count; a++)
         {
