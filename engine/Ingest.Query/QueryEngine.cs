@@ -159,7 +159,10 @@ public sealed class QueryEngine : IAsyncDisposable
         var continuation = options.Continuation;
 
         // A group by that a map-reduce index answers exactly as query-time aggregation would reads its group rows instead.
-        query = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, out _)?.Query ?? query;
+        if (Reduce.MapReduceCoverage.MayCover(query))
+        {
+            query = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, out _)?.Query ?? query;
+        }
 
         // A second attempt covers an index deleted or rebuilt between the choice and the read (an idle automatic index
         // swept, a definition swapped in).
@@ -252,7 +255,8 @@ public sealed class QueryEngine : IAsyncDisposable
     {
         var query = QueryParser.Parse(text);
         var bound = new QueryParameters(parameters);
-        var covered = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, out var skipped);
+        string? skipped = null;
+        var covered = Reduce.MapReduceCoverage.MayCover(query) ? Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, out skipped) : null;
         query = covered?.Query ?? query;
         var source = await ChooseAsync(query, bound, mayCreate, ct).ConfigureAwait(false);
         QueryPlan plan;

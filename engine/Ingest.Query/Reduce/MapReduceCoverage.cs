@@ -24,6 +24,25 @@ namespace Ingest.Query.Reduce;
 /// </summary>
 internal static class MapReduceCoverage
 {
+    /// <summary>Whether <paramref name="query"/> is a collection group by (without facets), the only kind a map-reduce index can answer: a check that costs nothing.</summary>
+    public static bool MayCover(ParsedQuery query)
+    {
+        if (query.Source.Kind != QuerySourceKind.Collection || query.GroupBy.Count == 0)
+        {
+            return false;
+        }
+
+        foreach (var item in query.Select)
+        {
+            if (item is FacetSelect)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
     /// <summary>
     /// The first map-reduce index (by name) that covers <paramref name="query"/>, or null; then <paramref name="skipped"/>
     /// says why a map-reduce index of the collection did not, preferring one with the query's group keys (null when there
@@ -33,7 +52,7 @@ internal static class MapReduceCoverage
     {
         skipped = null;
         var skippedCloseness = -1;
-        if (query.Source.Kind != QuerySourceKind.Collection || query.GroupBy.Count == 0 || query.Select.Any(s => s is FacetSelect))
+        if (!MayCover(query))
         {
             return null;
         }

@@ -49,7 +49,7 @@ internal sealed class IngestQuerySystem : IQuerySystem
     {
         [QueryWorkload.MrRevenuePerHour] = (
             MapReduceIndex("Orders/RevenuePerHour", [new GroupKeyDefinition("Hour", "OrderedAt", "1h"), new GroupKeyDefinition("Status", "Status")], "Status", "OrderedAt"),
-            "from index 'Orders/RevenuePerHour' where Hour between '2024-03-01T00:00:00Z' and '2024-03-31T23:00:00Z' select Hour, Status, Revenue order by Hour, Status"),
+            "from index 'Orders/RevenuePerHour' where Hour between '2024-03-01T00:00:00Z' and '2024-03-31T23:00:00Z' select Hour, Status, Revenue"),
         [QueryWorkload.MrTopCompanies] = (
             MapReduceIndex("Orders/RevenuePerCompany", [new GroupKeyDefinition("Company", "Company")], "Company"),
             "from index 'Orders/RevenuePerCompany' select Company, Revenue order by Revenue desc limit 10"),
