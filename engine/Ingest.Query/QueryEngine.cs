@@ -158,6 +158,12 @@ public sealed class QueryEngine : IAsyncDisposable
         var bound = new QueryParameters(parameters);
         var continuation = options.Continuation;
 
+        // A group by that a map-reduce index answers exactly as query-time aggregation would reads its group rows instead.
+        if (Reduce.MapReduceCoverage.MayCover(query))
+        {
+            query = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, out _)?.Query ?? query;
+        }
+
         // A second attempt covers an index deleted or rebuilt between the choice and the read (an idle automatic index
         // swept, a definition swapped in).
         for (var attempt = 0; ; attempt++)
@@ -249,19 +255,35 @@ public sealed class QueryEngine : IAsyncDisposable
     {
         var query = QueryParser.Parse(text);
         var bound = new QueryParameters(parameters);
+        string? skipped = null;
+        var covered = Reduce.MapReduceCoverage.MayCover(query) ? Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, out skipped) : null;
+        query = covered?.Query ?? query;
         var source = await ChooseAsync(query, bound, mayCreate, ct).ConfigureAwait(false);
+        QueryPlan plan;
         if (source.Name is null)
         {
             var scan = source.MatchesNothing ? _executor.PrepareNothing(query, bound, source.Warning!) : _executor.Prepare(query, null, bound, null);
-            return (scan.SourceName, _executor.Explain(scan));
+            return (scan.SourceName, WithMapReduce(_executor.Explain(scan), covered, skipped));
         }
 
         var status = Indexes.GetStatus(source.Name) ?? throw NoSuchIndex(query, source.Name);
         ThrowIfErrored(status);
         var prepared = _executor.Prepare(query, status.Definition, bound, null);
-        using var reader = Indexes.BeginRead(source.Name);
-        return (source.Name, _executor.Explain(prepared, reader is not null && ReadsDefinition(source.Name, status.Definition) ? reader : null, ct));
+        using (var reader = Indexes.BeginRead(source.Name))
+        {
+            plan = _executor.Explain(prepared, reader is not null && ReadsDefinition(source.Name, status.Definition) ? reader : null, ct);
+        }
+
+        return (source.Name, WithMapReduce(plan, covered, skipped));
     }
+
+    /// <summary>The plan with a first step saying which map-reduce index answers a group by and why, or why one that exists does not.</summary>
+    private static QueryPlan WithMapReduce(QueryPlan plan, Reduce.CoveredQuery? covered, string? skipped) =>
+        covered != null
+            ? plan with { Steps = [new QueryPlanStep("map-reduce-index", covered.Reason, null, []), .. plan.Steps] }
+            : skipped != null
+                ? plan with { Steps = [new QueryPlanStep("query-time-aggregation", skipped, null, []), .. plan.Steps] }
+                : plan;
 
     private RunningQuery Started(RunningQuery execution)
     {

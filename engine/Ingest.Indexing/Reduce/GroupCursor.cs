@@ -45,6 +45,28 @@ public sealed class GroupCursor
     }
 
     /// <summary>
+    /// Moves to the first group whose first key, a datetime or time bucket, is at or after <paramref name="atOrAfter"/>
+    /// (UTC); false when there is none. Groups with a null first key come before every value and are passed over; later
+    /// <see cref="MoveNext"/> calls go on from there, so a range of the first key is read without the groups before it.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The first group key is not a datetime field or time bucket.</exception>
+    public bool SeekFirstKey(DateTime atOrAfter)
+    {
+        if (_plan.KeyCount == 0 || _plan.FieldTypes[_plan.KeyFields[0]] != IndexFieldType.DateTime)
+        {
+            throw new InvalidOperationException("Only a datetime or time bucket first group key can be sought.");
+        }
+
+        // | 0x01 | varint length 8 | the datetime term |: a datetime term is 8 bytes, so every non-null first key has this length prefix and sorts by its term.
+        Span<byte> prefix = stackalloc byte[10];
+        prefix[0] = 0x01;
+        prefix[1] = 8;
+        DateTimeTerm.Write(atOrAfter.ToUniversalTime().Ticks, prefix[2..]);
+        _started = true;
+        return _cursor.Seek(prefix) && Decode();
+    }
+
+    /// <summary>
     /// Group key <paramref name="key"/> of the current group: a string (keyword, folded as the index folds it), a
     /// double (number), a UTC <see cref="DateTime"/> (datetime, a bucket's start for a time key), a bool, or null
     /// when the group is the documents without a value.

@@ -7,4 +7,5 @@ namespace Ingest.Query.Reduce;
 /// <paramref name="Index"/>; <paramref name="FoldsCase"/> for a keyword key whose values are stored lower-cased, so
 /// literals compared with it are folded the same way.
 /// </summary>
-internal sealed record GroupColumn(string Name, bool IsKey, int Index, QueryColumnType Type, bool FoldsCase);
+/// <remarks><paramref name="ZeroWhenNone"/>: a sum, which is 0 over no values, as the query language's sum() is.</remarks>
+internal sealed record GroupColumn(string Name, bool IsKey, int Index, QueryColumnType Type, bool FoldsCase, bool ZeroWhenNone = false);

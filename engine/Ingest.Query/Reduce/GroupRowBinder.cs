@@ -82,7 +82,7 @@ internal static class GroupRowBinder
             var type = aggregate.Kind is AggregateKind.Min or AggregateKind.Max && FieldOf(definition, aggregate.Field!).Type == IndexFieldType.DateTime
                 ? QueryColumnType.DateTime
                 : QueryColumnType.Number;
-            columns.Add(new GroupColumn(aggregate.Name, false, a, type, false));
+            columns.Add(new GroupColumn(aggregate.Name, false, a, type, false, aggregate.Kind == AggregateKind.Sum));
         }
 
         return columns;

@@ -44,17 +44,24 @@ internal sealed class GroupRowQuery
     {
         var cursor = reader.ReadGroups() ?? throw new QueryException($"index '{prepared.SourceName}' is no longer a map-reduce index; run the query again");
         var rows = new List<GroupRow>();
-        while (cursor.MoveNext())
+        var (from, to) = FirstKeyRange(_where);
+        var read = 0L;
+        for (var more = from is { } seekFrom ? cursor.SeekFirstKey(seekFrom) : cursor.MoveNext(); more; more = cursor.MoveNext())
         {
-            if (rows.Count % CancellationInterval == 0)
+            if (++read % CancellationInterval == 0)
             {
                 ct.ThrowIfCancellationRequested();
+            }
+
+            if (to is { } stopAfter && cursor.GetKey(0) is DateTime firstKey && firstKey > stopAfter)
+            {
+                break; // groups come in first key order: none after this one is in the range
             }
 
             var values = new object?[_columns.Count];
             for (var c = 0; c < values.Length; c++)
             {
-                values[c] = _columns[c].IsKey ? cursor.GetKey(_columns[c].Index) : cursor.GetAggregate(_columns[c].Index);
+                values[c] = _columns[c].IsKey ? cursor.GetKey(_columns[c].Index) : cursor.GetAggregate(_columns[c].Index) ?? (_columns[c].ZeroWhenNone ? 0.0 : null);
             }
 
             if (_where == null || _where.Matches(values))
@@ -117,6 +124,60 @@ internal sealed class GroupRowQuery
         }
 
         return x.GroupKey.AsSpan().SequenceCompareTo(y.GroupKey);
+    }
+
+    /// <summary>
+    /// The bounds a where clause puts on a datetime or time bucket first group key through its top-level conjuncts
+    /// (between, >=, >, <=, <), which let the groups be read from the lower one and stop past the upper one.
+    /// </summary>
+    private (DateTime? From, DateTime? To) FirstKeyRange(GroupCondition? where)
+    {
+        DateTime? from = null;
+        DateTime? to = null;
+        var first = _columns.FindIndex(c => c.IsKey && c.Index == 0 && c.Type == QueryColumnType.DateTime);
+        if (first < 0)
+        {
+            return (null, null);
+        }
+
+        void Visit(GroupCondition? condition)
+        {
+            if (condition is null)
+            {
+                return;
+            }
+
+            if (condition.Kind == GroupConditionKind.And)
+            {
+                Visit(condition.Left);
+                Visit(condition.Right);
+                return;
+            }
+
+            if (condition.Column != first)
+            {
+                return;
+            }
+
+            switch (condition.Kind)
+            {
+                case GroupConditionKind.Between when condition.Values is [DateTime low, DateTime high]:
+                    from = from is { } f && f > low ? f : low;
+                    to = to is { } t && t < high ? t : high;
+                    break;
+                case GroupConditionKind.Greater or GroupConditionKind.GreaterOrEqual when condition.Values is [DateTime low]:
+                    from = from is { } f2 && f2 > low ? f2 : low;
+                    break;
+                case GroupConditionKind.Less or GroupConditionKind.LessOrEqual when condition.Values is [DateTime high]:
+                    to = to is { } t2 && t2 < high ? t2 : high;
+                    break;
+                default:
+                    break;
+            }
+        }
+
+        Visit(where);
+        return (from, to);
     }
 
     private void WriteRow(Utf8JsonWriter writer, GroupRow row)

@@ -11,7 +11,7 @@ namespace Ingest.Benchmarks.Tests.Queries;
 public sealed class QueriesRowNamesTests : IDisposable
 {
     private static readonly string[] MapReduce = ["mr-revenue-per-hour", "mr-top-companies", "mr-count-per-status"];
-    private static readonly string[] MapReduceSystems = ["ingest-query-time", "sqlite", "duckdb"];
+    private static readonly string[] MapReduceSystems = ["ingest", "ingest-query-time", "sqlite", "duckdb"];
     private readonly TestDirectory _directory = new();
 
     [Fact]
