@@ -109,7 +109,20 @@ public sealed partial class IndexReader
     public bool TryReadFirstTerm(long entry, int field, out byte[] term)
     {
         CheckField(field);
+        if (TryFindFirstTerm(entry, field, out var first))
+        {
+            term = first.ToArray();
+            return true;
+        }
+
         term = [];
+        return false;
+    }
+
+    /// <summary>The smallest term <paramref name="entry"/> holds in <paramref name="field"/>, as a slice of its record (valid while this reader is).</summary>
+    private bool TryFindFirstTerm(long entry, int field, out ReadOnlySpan<byte> term)
+    {
+        term = default;
         if (!TryGetEntryRecord(entry, out var record))
         {
             return false;
@@ -122,14 +135,19 @@ public sealed partial class IndexReader
         {
             var f = (int)VarInt.Read(record, ref position);
             var count = (int)(VarInt.Read(record, ref position) >> 1);
+            if (f == field && count == 0)
+            {
+                return false;
+            }
+
             for (var i = 0; i < count; i++)
             {
                 var shared = (int)VarInt.Read(record, ref position);
                 var suffix = (int)VarInt.Read(record, ref position);
-                if (f == field && i == 0)
+                if (f == field)
                 {
                     // A field's first term shares nothing with the previous field's terms (the encoder restarts per field).
-                    term = record.Slice(position + shared, suffix).ToArray();
+                    term = record.Slice(position + shared, suffix);
                     return true;
                 }
 

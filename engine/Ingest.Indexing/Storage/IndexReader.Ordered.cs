@@ -58,40 +58,7 @@ public sealed partial class IndexReader
     public bool IsFirstTerm(long entry, int field, ReadOnlySpan<byte> term)
     {
         CheckField(field);
-        if (!TryGetEntryRecord(entry, out var record))
-        {
-            return false;
-        }
-
-        var position = 0;
-        var idLength = (int)VarInt.Read(record, ref position);
-        position += idLength;
-        while (position < record.Length)
-        {
-            var f = (int)VarInt.Read(record, ref position);
-            var count = (int)(VarInt.Read(record, ref position) >> 1);
-            if (f == field)
-            {
-                if (count == 0)
-                {
-                    return false;
-                }
-
-                // A field's first term shares nothing with the previous field's terms (the encoder restarts per field).
-                VarInt.Read(record, ref position);
-                var suffix = (int)VarInt.Read(record, ref position);
-                return record.Slice(position, suffix).SequenceEqual(term);
-            }
-
-            for (var i = 0; i < count; i++)
-            {
-                VarInt.Read(record, ref position);
-                var length = (int)VarInt.Read(record, ref position);
-                position += length;
-            }
-        }
-
-        return false;
+        return TryFindFirstTerm(entry, field, out var first) && first.SequenceEqual(term);
     }
 
     /// <summary>One term's entries from <paramref name="from"/> on, a chunk at a time; false when the sink stopped.</summary>

@@ -12,7 +12,8 @@ internal sealed class DrainWaiters(string source, BatchWriterCounters counters)
 
     /// <summary>
     /// Adds a waiter for the first <paramref name="target"/> items. False when the answer is known
-    /// at once: <paramref name="waiter"/> is then complete (all done) or failed (the writer's loop has stopped).
+    /// at once: <paramref name="waiter"/> is then complete (all done) or failed (the writer's loop has stopped: with
+    /// the loop's own failure when it failed).
     /// </summary>
     public bool TryAdd(long target, Task loop, out Task waiter)
     {
@@ -26,7 +27,8 @@ internal sealed class DrainWaiters(string source, BatchWriterCounters counters)
 
             if (loop.IsCompleted)
             {
-                waiter = Task.FromException(Stopped());
+                // A loop that failed (a store that failed for good) gives its cause, as a drain waiting at the time got.
+                waiter = Task.FromException(loop.Exception?.InnerException ?? Stopped());
                 return false;
             }
 
