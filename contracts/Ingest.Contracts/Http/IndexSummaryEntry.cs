@@ -10,4 +10,8 @@ namespace Ingest.Contracts.Http;
 /// <param name="Entries">Documents in the index.</param>
 /// <param name="Automatic">Made by a query (named <c>Auto/...</c>), deleted when no query used it for the idle timeout.</param>
 /// <param name="Disk">The index's files on disk (a side-by-side rebuild's included); in <c>/stats</c> only.</param>
-public sealed record IndexSummaryEntry(string Name, string State, string? Error, bool Stale, long LastIndexedEtag, long CollectionsLastEtag, long Entries, bool Automatic, DiskSpaceEntry? Disk = null);
+public sealed record IndexSummaryEntry(string Name, string State, string? Error, bool Stale, long LastIndexedEtag, long CollectionsLastEtag, long Entries, bool Automatic, DiskSpaceEntry? Disk = null)
+{
+    /// <summary>The definition has a reduce: queried with <c>from index</c> as groups, and able to answer covered collection <c>group by</c> queries.</summary>
+    public bool MapReduce { get; init; }
+}

@@ -47,7 +47,7 @@ internal sealed class IndexesCommand : Command
             rows.Add(
             [
                 ServerSubcommand.Text(item, "name"),
-                ServerSubcommand.Flag(item, "automatic") ? "auto" : "static",
+                ServerSubcommand.Flag(item, "automatic") ? "auto" : ServerSubcommand.Flag(item, "mapReduce") ? "map-reduce" : "static",
                 ServerSubcommand.Text(item, "state"),
                 ServerSubcommand.Flag(item, "stale") ? "stale" : "current",
                 ServerSubcommand.Text(item, "entries"),

@@ -26,7 +26,10 @@ internal static class IndexViews
     };
 
     public static IndexSummaryEntry Summary(IndexStatus status) =>
-        new(status.Definition.Name, StateName(status.State), status.Error, status.IsStale, status.LastIndexedEtag, status.CollectionsLastEtag, status.EntryCount, AutoIndexNames.IsAutomatic(status.Definition.Name));
+        new(status.Definition.Name, StateName(status.State), status.Error, status.IsStale, status.LastIndexedEtag, status.CollectionsLastEtag, status.EntryCount, AutoIndexNames.IsAutomatic(status.Definition.Name))
+        {
+            MapReduce = status.Definition.Reduce is not null,
+        };
 
     public static IndexDetailsResponse Details(IndexStatus status)
     {
