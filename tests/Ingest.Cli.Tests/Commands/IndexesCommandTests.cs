@@ -11,7 +11,8 @@ public sealed class IndexesCommandTests
         using var server = new StubHttpServer(_ => (HttpStatusCode.OK, """
             {"items":[
               {"name":"Auto/Orders/ByTotal","state":"indexing","error":null,"stale":false,"lastIndexedEtag":1200,"collectionsLastEtag":1200,"entries":1000,"automatic":true},
-              {"name":"Orders/ByCustomer","state":"rebuilding","error":null,"stale":true,"lastIndexedEtag":900,"collectionsLastEtag":1200,"entries":800,"automatic":false}
+              {"name":"Orders/ByCustomer","state":"rebuilding","error":null,"stale":true,"lastIndexedEtag":900,"collectionsLastEtag":1200,"entries":800,"automatic":false},
+              {"name":"Orders/RevenuePerHour","state":"indexing","error":null,"stale":false,"lastIndexedEtag":1200,"collectionsLastEtag":1200,"entries":1200,"automatic":false,"mapReduce":true}
             ]}
             """));
 
@@ -20,10 +21,11 @@ public sealed class IndexesCommandTests
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Equal(
             """
-            name                 kind    state       freshness  entries  last etag
-            -------------------  ------  ----------  ---------  -------  ---------
-            Auto/Orders/ByTotal  auto    indexing    current    1000     1200
-            Orders/ByCustomer    static  rebuilding  stale      800      900
+            name                   kind        state       freshness  entries  last etag
+            ---------------------  ----------  ----------  ---------  -------  ---------
+            Auto/Orders/ByTotal    auto        indexing    current    1000     1200
+            Orders/ByCustomer      static      rebuilding  stale      800      900
+            Orders/RevenuePerHour  map-reduce  indexing    current    1200     1200
 
             """.ReplaceLineEndings(),
             run.Output);
