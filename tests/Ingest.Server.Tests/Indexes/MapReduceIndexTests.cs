@@ -37,6 +37,9 @@ public sealed class MapReduceIndexTests
         Assert.Equal("1h", reduce.GetProperty("groupBy")[1].GetProperty("interval").GetString());
         Assert.False(reduce.GetProperty("groupBy")[0].TryGetProperty("interval", out _));
         Assert.Equal("countDistinct", reduce.GetProperty("aggregates")[5].GetProperty("function").GetString());
+        var listed = (await server.GetJsonAsync("/indexes")).GetProperty("items")[0];
+        Assert.Equal("Orders/RevenuePerHour", listed.GetProperty("name").GetString());
+        Assert.True(listed.GetProperty("mapReduce").GetBoolean());
         using var unchanged = await server.PutAsync("/indexes/Orders/RevenuePerHour", shown.GetProperty("definition").GetRawText());
         Assert.Equal("unchanged", (await ReadJsonAsync(unchanged, HttpStatusCode.OK)).GetProperty("outcome").GetString());
 
