@@ -181,9 +181,11 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
         directory = Path.GetFullPath(directory);
 
         var lockFile = LockDirectory(directory);
+        bool building;
         try
         {
             DeleteUnfinishedCompaction(directory);
+            building = PrepareBuild(directory, options);
         }
         catch
         {
@@ -243,6 +245,7 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
             opened = new StorageEnvironment(directory, options, lockFile, data, scratch, faults, lastTx, recovery.NextSequence, spares)
             {
                 AcceptedJournalLoss = recovery.Loss,
+                _building = building,
             };
             return opened;
         }
@@ -401,7 +404,11 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
         try
         {
             // Still carrying each page's base version (it shares the TxId field), which the journal diffs against.
-            _journal.Append(txId, versions);
+            // A build journals nothing: the flusher writes its pages once, and a crash discards it (see StorageEnvironment.Build.cs).
+            if (!_building)
+            {
+                _journal.Append(txId, versions);
+            }
         }
         catch (IOException ex) when (DiskFullException.IsDiskFull(ex))
         {
@@ -478,6 +485,10 @@ public sealed unsafe partial class StorageEnvironment : IDisposable
                 // Every record is in the data file: no journal file is needed, so closing may delete oversized ones.
                 _data.UpdateHeader(_data.Header.LastAppliedTx, _journal.NextSequence);
                 flushed = true;
+                if (_building)
+                {
+                    EndBuild(); // the data file holds every commit and is synced: a clean close finishes the build
+                }
             }
         }
         catch (IOException ex) when (DiskFullException.IsDiskFull(ex))

@@ -40,6 +40,18 @@ public sealed class StorageOptions
     /// </summary>
     public bool AcceptJournalLoss { get; set; }
 
+    /// <summary>
+    /// Create a new environment as an unjournaled build: commits are published and written to the data file by the
+    /// flusher, never journaled or synced one by one, until <see cref="StorageEnvironment.TryFinishBuild"/> (or a clean
+    /// close) makes the data file durable. A crash before then discards the environment's content: the next open finds
+    /// it empty. For derived data its owner can produce again (an index being built). Off by default; ignored for an
+    /// environment whose data file already exists and whose build finished.
+    /// </summary>
+    public bool UnjournaledBuild { get; set; }
+
+    /// <summary>A copy of these options, test seams included (an owner that needs another setting leaves its caller's instance alone).</summary>
+    public StorageOptions Clone() => (StorageOptions)MemberwiseClone();
+
     /// <summary>Tests make writes fail as on a full disk from the open on (the environment's <c>Faults</c> is this one).</summary>
     internal Paging.WriteFaults? Faults { get; set; }
 

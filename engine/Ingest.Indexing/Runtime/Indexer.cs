@@ -366,13 +366,14 @@ internal sealed class Indexer : IAsyncDisposable
         var from = LastIndexedEtag;
         var through = from;
         long idBytes = 0;
+        bool exhausted;
         _batch.Clear();
         using (var reader = _store.BeginRead())
         using (var index = _storage.BeginRead())
         {
             // Exhausting the snapshot means every etag up to its last one was seen: changes whose records are gone
             // (purged tombstones) have no entry in the feed, and the index must not wait for them.
-            var exhausted = true;
+            exhausted = true;
             foreach (var change in reader.GetChangesSince(from))
             {
                 through = change.Etag;
@@ -413,6 +414,13 @@ internal sealed class Indexer : IAsyncDisposable
         using (IndexingTelemetry.StartBatch(_storage.Definition.Name, _batch.Count, from, through))
         {
             _storage.Apply(_batch, through);
+        }
+
+        // A new build (or side-by-side rebuild) is unjournaled until it caught up with the store: then its pages are
+        // written out once and synced, before the waiters hear of the etag, and later batches are journaled.
+        if (exhausted && _storage.IsBuilding)
+        {
+            _storage.TryFinishBuild();
         }
 
         IndexingTelemetry.RecordBatch(_storage.Definition.Name, _batch.Count);

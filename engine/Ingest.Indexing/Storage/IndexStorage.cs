@@ -149,7 +149,11 @@ internal sealed class IndexStorage : IDisposable
     {
         ArgumentNullException.ThrowIfNull(definition);
         ArgumentOutOfRangeException.ThrowIfLessThan(inlineLimit, 1);
-        var env = StorageEnvironment.Open(directory, options);
+        // A new index directory is an unjournaled build until it catches up (TryFinishBuild): a crash meanwhile
+        // discards it, and the index is built again from etag 0, which is all the journal would have saved.
+        var buildOptions = options?.Clone() ?? new StorageOptions();
+        buildOptions.UnjournaledBuild = true;
+        var env = StorageEnvironment.Open(directory, buildOptions);
         try
         {
             var storage = new IndexStorage(env, definition, inlineLimit);
@@ -320,6 +324,15 @@ internal sealed class IndexStorage : IDisposable
 
     /// <summary>The index's environment, for benchmarks that count its pages by tree (where its bytes go).</summary>
     internal StorageEnvironment Environment => _env;
+
+    /// <summary>
+    /// True while the index is being built into a new directory without a journal (its batches are not durable one
+    /// by one; a crash discards the build and it starts again from etag 0).
+    /// </summary>
+    public bool IsBuilding => _env.IsBuilding;
+
+    /// <summary>Makes the build durable and journals every later batch; false while a reader pins an older snapshot (try again later).</summary>
+    public bool TryFinishBuild() => _env.TryFinishBuild();
 
     public void Dispose() => _env.Dispose();
 

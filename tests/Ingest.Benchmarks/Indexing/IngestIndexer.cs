@@ -50,6 +50,12 @@ internal sealed class IngestIndexer : IDisposable
             var read = FillBatch(limits);
             if (read == 0)
             {
+                // As the engine's Indexer does once it caught up: a new index's unjournaled build is written out and synced.
+                if (_index.IsBuilding && !_index.TryFinishBuild())
+                {
+                    throw new InvalidOperationException("The index build could not be finished: a reader pins an older snapshot.");
+                }
+
                 return changes;
             }
 
