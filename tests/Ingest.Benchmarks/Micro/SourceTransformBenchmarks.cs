@@ -21,7 +21,9 @@ namespace Ingest.Benchmarks.Micro;
 /// <item><see cref="JintCallOnly"/>: only the call, on arguments built beforehand (the script's run, no JSON at all).</item>
 /// <item><see cref="JintParseCallStringify"/>: what Jint gives for the whole job: UTF-8 to text, its <c>JSON.parse</c>, the call, its <c>JSON.stringify</c> of the body, back to UTF-8.</item>
 /// <item><see cref="SourceScriptTransform"/>: our script host's call (lazy reading of the body, the message object, reading and serializing the operations).</item>
-/// <item><see cref="WriterTransform"/>: the batch writer's whole step for one message, as the source runs it.</item>
+/// <item><see cref="WriterTransform"/>: the batch writer's whole step for one message, as the source runs it (the body checked on the consume thread).</item>
+/// <item><see cref="WriterTransformUnchecked"/>: the same step on a body nobody checked (the writer checks and reads it with the JSON reader, as it did for every message before issue 30).</item>
+/// <item><see cref="ConsumeThreadDefer"/>: the consume thread's half (capturing the message and checking its body).</item>
 /// </list>
 /// </summary>
 [MemoryDiagnoser]
@@ -37,6 +39,9 @@ public class SourceTransformBenchmarks
     private JsValue[] _parsedBodies = [];
     private JsValue[] _parsedMessages = [];
     private IngestItem[] _deferred = [];
+    private IngestItem[] _unchecked = [];
+    private byte[][] _kafkaKeys = [];
+    private readonly KafkaHeadersView _headers = new();
     private SourceScript? _script;
     private Engine? _engine;
     private Function? _function;
@@ -74,14 +79,16 @@ public class SourceTransformBenchmarks
         _parsedBodies = new JsValue[Messages];
         _parsedMessages = new JsValue[Messages];
         _deferred = new IngestItem[Messages];
-        var headers = new KafkaHeadersView();
+        _unchecked = new IngestItem[Messages];
+        _kafkaKeys = new byte[Messages][];
         for (var i = 0; i < Messages; i++)
         {
             _parsedBodies[i] = _parser.Parse(_texts[i]);
             _parsedMessages[i] = Message(_engine, _keys[i], i);
-            var key = Encoding.UTF8.GetBytes(_keys[i]);
+            _kafkaKeys[i] = Encoding.UTF8.GetBytes(_keys[i]);
             _deferred[i] = IngestItemMapper.Defer(
-                IncomingMessage.FromKafka(Topic, key, true, _bodies[i], false, null), headers, _bodies[i], new ItemPosition("bench", 0, i, 0));
+                IncomingMessage.FromKafka(Topic, _kafkaKeys[i], true, _bodies[i], false, null), _headers, _bodies[i], new ItemPosition("bench", 0, i, 0));
+            _unchecked[i] = _deferred[i] with { BodyValidated = false };
         }
     }
 
@@ -119,6 +126,22 @@ public class SourceTransformBenchmarks
         var i = _next++ & (Messages - 1);
         var item = IngestItemMapper.TransformAwaiting(_deferred[i], _script!, "bench", true, _rules);
         return item.Kind == IngestItemKind.Transformed ? item.Operations!.Count : throw new InvalidOperationException(item.DeadLetterReason);
+    }
+
+    [Benchmark]
+    public int WriterTransformUnchecked()
+    {
+        var i = _next++ & (Messages - 1);
+        var item = IngestItemMapper.TransformAwaiting(_unchecked[i], _script!, "bench", true, _rules);
+        return item.Kind == IngestItemKind.Transformed ? item.Operations!.Count : throw new InvalidOperationException(item.DeadLetterReason);
+    }
+
+    [Benchmark]
+    public bool ConsumeThreadDefer()
+    {
+        var i = _next++ & (Messages - 1);
+        return IngestItemMapper.Defer(
+            IncomingMessage.FromKafka(Topic, _kafkaKeys[i], true, _bodies[i], false, null), _headers, _bodies[i], new ItemPosition("bench", 0, i, 0)).BodyValidated;
     }
 
     // The message argument as the script host builds it for a Kafka record without headers.
