@@ -63,6 +63,34 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
     }
 
     /// <summary>
+    /// Whether the bytes are one JSON value exactly as <see cref="Parse"/> accepts it (depth, trailing
+    /// whitespace only): a body checked here can be read with <see cref="ParseStored"/>, lazily. The
+    /// Kafka and RabbitMQ sources check on their consume thread, so the batch writer, which runs the
+    /// transform, no longer tokenizes the whole body (as the header-driven mapping does there too).
+    /// It does not check UTF-8 (strings are not decoded): the caller does.
+    /// </summary>
+    public static bool IsOneValue(ReadOnlySpan<byte> utf8)
+    {
+        var reader = new Utf8JsonReader(utf8, ReaderOptions);
+        try
+        {
+            if (!reader.Read())
+            {
+                return false;
+            }
+
+            // Skip reads through a nested value; on a scalar it does nothing. The reader itself
+            // refuses anything after the value but whitespace.
+            reader.Skip();
+            return !reader.Read();
+        }
+        catch (JsonException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>
     /// A document the store checked when it was written (one JSON object): not checked again, read
     /// only as far as the script touches it (on its first touch, its top level). Anything but an
     /// object goes through <see cref="Parse"/>.

@@ -16,7 +16,9 @@ namespace Ingest.Server.Sources;
 /// <param name="Producer">The producer's span from the message's W3C <c>traceparent</c> header, when it has one and spans are recorded.</param>
 /// <param name="BodyValidated">
 /// The mapper checked the put's body as the store would (UTF-8, one JSON object, depth within the
-/// JSON reader's default 64), so the store does not read it again.
+/// JSON reader's default 64), so the store does not read it again. On an
+/// <see cref="IngestItemKind.AwaitingTransform"/> item: the body is valid UTF-8 holding one JSON value
+/// (any, within the transform reader's depth), so the transform reads it without checking it again.
 /// </param>
 /// <param name="Message">The message of an <see cref="IngestItemKind.AwaitingTransform"/> item.</param>
 public readonly record struct IngestItem(

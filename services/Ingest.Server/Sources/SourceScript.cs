@@ -48,7 +48,7 @@ internal sealed class SourceScript
         JsValue body;
         try
         {
-            body = input.IsTombstone ? JsValue.Null : host.ParseJsonUtf8(input.Body);
+            body = input.IsTombstone ? JsValue.Null : input.BodyChecked ? host.ParseStoredJsonUtf8(input.Body) : host.ParseJsonUtf8(input.Body);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {

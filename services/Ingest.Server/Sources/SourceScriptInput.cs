@@ -15,6 +15,10 @@ namespace Ingest.Server.Sources;
 /// <param name="Offset">The Kafka offset.</param>
 /// <param name="MessageId">The AMQP message-id; null when unset (always on Kafka).</param>
 /// <param name="DefaultCollection">The collection of a put that names none.</param>
+/// <param name="BodyChecked">
+/// The body is known to be one JSON value in valid UTF-8 (the source checked it on its consume
+/// thread): the script host reads it lazily without checking it again.
+/// </param>
 internal readonly record struct SourceScriptInput(
     ReadOnlyMemory<byte> Body,
     bool IsTombstone,
@@ -26,4 +30,5 @@ internal readonly record struct SourceScriptInput(
     int Partition,
     long Offset,
     string? MessageId,
-    string DefaultCollection);
+    string DefaultCollection,
+    bool BodyChecked = false);

@@ -60,16 +60,17 @@ internal static class IngestItemMapper
     /// <param name="headers">The message's headers, for the script and a dead letter's envelope.</param>
     /// <param name="ownedBody">As for <see cref="Map"/>: the body is kept for a dead letter in case the store refuses the operations.</param>
     /// <param name="position">Where the message came from.</param>
+    /// <param name="bodyChecked">The body is known to be one JSON value in valid UTF-8 (<see cref="Defer"/> checked it): not checked again.</param>
     public static IngestItem Transform<THeaders>(
         in IncomingMessage message, SourceScript script, string source, bool fromKafka, MappingRules rules, in THeaders headers,
-        ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
+        ReadOnlyMemory<byte> ownedBody, in ItemPosition position, bool bodyChecked = false)
         where THeaders : IEnvelopeHeaders
     {
         ArgumentNullException.ThrowIfNull(script);
         string reason;
         try
         {
-            reason = TryTransform(message, script, source, fromKafka, rules, headers, ownedBody, position, out var operations);
+            reason = TryTransform(message, script, source, fromKafka, rules, headers, ownedBody, position, bodyChecked, out var operations);
             if (operations is not null)
             {
                 var item = Put(null, null, message.Body, ownedBody, position);
@@ -88,7 +89,11 @@ internal static class IngestItemMapper
     /// <summary>
     /// The consume thread's half of a source with a transform: captures the message (the body
     /// without a copy when the caller hands it over) for <see cref="TransformAwaiting"/>, which the
-    /// batch writer runs. Never throws for a message.
+    /// batch writer runs. Never throws for a message. It also checks the body (valid UTF-8, one JSON
+    /// value), as the header-driven mapping does on this thread: the writer then reads a checked body
+    /// lazily instead of tokenizing all of it. A body that fails is only left unchecked, so the
+    /// writer checks it again and the dead letter's reason is the one it always was (a body too large
+    /// or not UTF-8 is named so before it is called not JSON).
     /// </summary>
     public static IngestItem Defer<THeaders>(in IncomingMessage message, in THeaders headers, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
         where THeaders : IEnvelopeHeaders
@@ -107,8 +112,10 @@ internal static class IngestItemMapper
 
         var captured = new SourceMessage(
             message.Destination, message.HasKey ? message.Key.ToArray() : null, message.MessageId, envelopeHeaders, message.IsTombstone);
+        var bodyChecked = !message.IsTombstone && Utf8Validation.IndexOfInvalid(message.Body) < 0 && Utf8JsonToJsValue.IsOneValue(message.Body);
         return new IngestItem(
-            IngestItemKind.AwaitingTransform, null, null, message.IsTombstone ? default : Stable(message.Body, ownedBody), null, position, Message: captured);
+            IngestItemKind.AwaitingTransform, null, null, message.IsTombstone ? default : Stable(message.Body, ownedBody), null, position,
+            BodyValidated: bodyChecked, Message: captured);
     }
 
     /// <summary>Runs the transform of an item <see cref="Defer"/> made: as <see cref="Transform"/>, the item's telemetry kept. Never throws for a message.</summary>
@@ -117,14 +124,14 @@ internal static class IngestItemMapper
         var captured = item.Message!;
         var message = new IncomingMessage(
             captured.Destination, captured.Key, captured.Key is not null, captured.MessageId, item.Payload.Span, captured.IsTombstone, headers: null);
-        var transformed = Transform(message, script, source, fromKafka, rules, new EnvelopeHeaderList(captured.Headers), item.Payload, item.Position);
+        var transformed = Transform(message, script, source, fromKafka, rules, new EnvelopeHeaderList(captured.Headers), item.Payload, item.Position, item.BodyValidated);
         return transformed with { Producer = item.Producer };
     }
 
     // The operations, or null and why the message is a dead letter.
     private static string TryTransform<THeaders>(
         in IncomingMessage message, SourceScript script, string source, bool fromKafka, MappingRules rules, in THeaders headers,
-        ReadOnlyMemory<byte> ownedBody, in ItemPosition position, out IReadOnlyList<ScriptedOperation>? operations)
+        ReadOnlyMemory<byte> ownedBody, in ItemPosition position, bool bodyChecked, out IReadOnlyList<ScriptedOperation>? operations)
         where THeaders : IEnvelopeHeaders
     {
         operations = null;
@@ -134,7 +141,7 @@ internal static class IngestItemMapper
             return $"too large: the body is {body.Length} bytes; the limit is {rules.MaxBodyBytes} bytes";
         }
 
-        var invalid = Utf8Validation.IndexOfInvalid(body);
+        var invalid = bodyChecked ? -1 : Utf8Validation.IndexOfInvalid(body);
         if (invalid >= 0)
         {
             return $"not JSON: the body is not valid UTF-8 at byte {invalid}";
@@ -151,7 +158,8 @@ internal static class IngestItemMapper
             position.Partition,
             position.Offset,
             message.MessageId,
-            rules.Collection ?? message.Destination);
+            rules.Collection ?? message.Destination,
+            bodyChecked);
         try
         {
             operations = script.Transform(input);
