@@ -57,6 +57,9 @@ internal sealed class GroupExecution : IDisposable
         _accumulators = new Accumulators(query.Aggregates);
     }
 
+    /// <summary>The column keys of <paramref name="field"/> for every match, read by the filter: the column is not read again.</summary>
+    public void UseColumnKeys(int field, IndexFieldType type, ReadOnlySpan<long> columnKeys) => _values.UseColumnKeys(field, type, columnKeys);
+
     public void Aggregate(ReadOnlySpan<long> matches, CancellationToken cancellationToken)
     {
         for (var k = 0; k < _query.Keys.Count; k++)
