@@ -21,8 +21,7 @@ public sealed partial class IndexReader
     /// is walked, each match's column key (big-endian integer, as <see cref="ReadDateTimeTicks"/> and
     /// <see cref="ReadNumbers"/> decode it) is appended to <paramref name="columnKeys"/>, which is then as long as the
     /// added matches; when the terms answer, it stays empty. The column is walked once the terms pass
-    /// 1/<paramref name="columnShare"/> of its entries (at least 1,024 terms): a sequential read of every entry then
-    /// costs less than the term walk plus a column probe per match, each a cache miss.
+    /// 1/<paramref name="columnShare"/> of its entries (at least 1,024 terms; the plain overload: 1/4).
     /// </summary>
     public void RangeOfSingleValues(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> to, bool hasTo, List<long> result, List<long>? columnKeys, int columnShare)
     {
