@@ -12,9 +12,21 @@ public sealed partial class IndexReader
     /// walked first; once the range has held a quarter of the column's entries in terms (a term costs a cursor step, a
     /// posting read and a bit in the union, a column value a fixed-size step and a compare), the column is read instead.
     /// </summary>
-    public void RangeOfSingleValues(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> to, bool hasTo, List<long> result)
+    public void RangeOfSingleValues(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> to, bool hasTo, List<long> result) =>
+        RangeOfSingleValues(field, from, to, hasTo, result, null, 4);
+
+    /// <summary>
+    /// <see cref="RangeOfSingleValues(int, ReadOnlySpan{byte}, ReadOnlySpan{byte}, bool, List{long})"/> for a caller that
+    /// then reads the field's column for the matches (a <c>time()</c> key, a sum over the range's field): when the column
+    /// is walked, each match's column key (big-endian integer, as <see cref="ReadDateTimeTicks"/> and
+    /// <see cref="ReadNumbers"/> decode it) is appended to <paramref name="columnKeys"/>, which is then as long as the
+    /// added matches; when the terms answer, it stays empty. The column is walked once the terms pass
+    /// 1/<paramref name="columnShare"/> of its entries (at least 1,024 terms; the plain overload: 1/4).
+    /// </summary>
+    public void RangeOfSingleValues(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> to, bool hasTo, List<long> result, List<long>? columnKeys, int columnShare)
     {
         ArgumentNullException.ThrowIfNull(result);
+        ArgumentOutOfRangeException.ThrowIfLessThan(columnShare, 1);
         CheckField(field);
         var column = _tx.OpenFixedSizeTree(IndexLayout.ColumnName(field));
         var high = hasTo ? _high.AsSpan(0, IndexLayout.TermKey(field, to, _high)) : FieldEnd(field);
@@ -24,7 +36,7 @@ public sealed partial class IndexReader
             return;
         }
 
-        if (Scan(field, from, high, result, Math.Max(1024, column.Count / 4)))
+        if (Scan(field, from, high, result, Math.Max(1024, column.Count / columnShare)))
         {
             return;
         }
@@ -39,6 +51,7 @@ public sealed partial class IndexReader
             if (value >= low && value < end)
             {
                 result.Add(cursor.Key);
+                columnKeys?.Add((long)(ulong)value);
             }
         }
     }

@@ -55,6 +55,12 @@ public sealed partial class IndexReader
     /// <summary>The UTC ticks of a datetime field's term.</summary>
     public static long DecodeDateTimeTerm(ReadOnlySpan<byte> term) => DateTimeTerm.Read(term);
 
+    /// <summary>A number column's key (as <see cref="RangeOfSingleValues(int, ReadOnlySpan{byte}, ReadOnlySpan{byte}, bool, List{long}, List{long}?, int)"/> gives it) as its value.</summary>
+    public static double DecodeNumberColumnKey(long key) => DecodeNumberKey((ulong)key);
+
+    /// <summary>A datetime column's key as UTC ticks.</summary>
+    public static long DecodeDateTimeColumnKey(long key) => (long)((ulong)key ^ 0x8000_0000_0000_0000UL);
+
     /// <summary><see cref="NumberTerm.Read"/> of a key already read as an integer.</summary>
     private static double DecodeNumberKey(ulong key) =>
         BitConverter.Int64BitsToDouble((long)((key & 0x8000_0000_0000_0000UL) != 0 ? key & 0x7FFF_FFFF_FFFF_FFFFUL : ~key));

@@ -77,7 +77,16 @@ public sealed class AggregationQuery
     /// <see cref="QueryException"/> (too many time buckets) leaves the writer untouched. Returns the number of rows
     /// before offset and limit (groups, or facet rows).
     /// </summary>
-    public long Write(IndexReader reader, ReadOnlySpan<long> matches, Utf8JsonWriter writer, CancellationToken cancellationToken)
+    public long Write(IndexReader reader, ReadOnlySpan<long> matches, Utf8JsonWriter writer, CancellationToken cancellationToken) =>
+        Write(reader, matches, -1, default, writer, cancellationToken);
+
+    /// <summary>
+    /// <see cref="Write(IndexReader, ReadOnlySpan{long}, Utf8JsonWriter, CancellationToken)"/> with the column keys of
+    /// field <paramref name="columnField"/> already read for every match (one per match, as
+    /// <see cref="IndexReader.RangeOfSingleValues(int, ReadOnlySpan{byte}, ReadOnlySpan{byte}, bool, List{long}, List{long}?, int)"/>
+    /// gives them when it walked the column): that column is not read again.
+    /// </summary>
+    internal long Write(IndexReader reader, ReadOnlySpan<long> matches, int columnField, ReadOnlySpan<long> columnKeys, Utf8JsonWriter writer, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(reader);
         ArgumentNullException.ThrowIfNull(writer);
@@ -87,8 +96,45 @@ public sealed class AggregationQuery
         }
 
         using var execution = new GroupExecution(this, reader, matches.Length);
+        if (columnField >= 0 && columnKeys.Length == matches.Length && ReadsColumnOf(columnField, out var type))
+        {
+            execution.UseColumnKeys(columnField, type, columnKeys);
+        }
+
         execution.Aggregate(matches, cancellationToken);
         return execution.WriteRows(writer);
+    }
+
+    /// <summary>
+    /// Whether grouping reads number or datetime <paramref name="field"/>'s column for every match (a <c>time()</c>
+    /// key or an aggregate over it), so a filter that walks that column can hand its values over.
+    /// </summary>
+    internal bool ReadsColumnOf(int field, out IndexFieldType type)
+    {
+        type = IndexFieldType.DateTime;
+        if (IsFacets)
+        {
+            return false;
+        }
+
+        foreach (var key in Keys)
+        {
+            if (key.Field == field && key.Interval != null)
+            {
+                return true;
+            }
+        }
+
+        foreach (var aggregate in Aggregates)
+        {
+            if (aggregate.Field == field && aggregate.Type is IndexFieldType.Number or IndexFieldType.DateTime)
+            {
+                type = aggregate.Type;
+                return true;
+            }
+        }
+
+        return false;
     }
 
     internal static int AggregateSource(int aggregate) => -1 - aggregate;

@@ -22,6 +22,32 @@ internal sealed class MatchFieldValues : IDisposable
         _matchCount = matchCount;
     }
 
+    /// <summary>
+    /// Takes a number or datetime field's values from its column keys, one per match (a filter that walked the column
+    /// read them): <see cref="Numbers"/> or <see cref="Ticks"/> of that field then reads nothing.
+    /// </summary>
+    public void UseColumnKeys(int field, IndexFieldType type, ReadOnlySpan<long> columnKeys)
+    {
+        if (type == IndexFieldType.Number && !_numbers.ContainsKey(field))
+        {
+            var values = ArrayPool<double>.Shared.Rent(Math.Max(1, _matchCount));
+            _numbers.Add(field, values);
+            for (var i = 0; i < _matchCount; i++)
+            {
+                values[i] = IndexReader.DecodeNumberColumnKey(columnKeys[i]);
+            }
+        }
+        else if (type == IndexFieldType.DateTime && !_ticks.ContainsKey(field))
+        {
+            var values = ArrayPool<long>.Shared.Rent(Math.Max(1, _matchCount));
+            _ticks.Add(field, values);
+            for (var i = 0; i < _matchCount; i++)
+            {
+                values[i] = IndexReader.DecodeDateTimeColumnKey(columnKeys[i]);
+            }
+        }
+    }
+
     /// <summary>Each match's first number (NaN: none).</summary>
     public double[] Numbers(int field, ReadOnlySpan<long> matches)
     {

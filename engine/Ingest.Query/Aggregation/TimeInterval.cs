@@ -73,6 +73,18 @@ internal readonly record struct TimeInterval(long Count, TimeUnit Unit)
         }
     }
 
+    /// <summary>
+    /// Whether every bucket is the same number of ticks (every unit but months and years), so that the buckets of a
+    /// range can be counted from its first bucket's start (<see cref="BucketWidthTicks"/>).
+    /// </summary>
+    public bool IsFixedWidth => Unit is not (TimeUnit.Month or TimeUnit.Year);
+
+    /// <summary>A fixed-width bucket's length in ticks.</summary>
+    public long BucketWidthTicks => Count * UnitTicks;
+
+    /// <summary>Where a fixed-width bucket starts, in ticks, unclamped (the first bucket may start before year 1).</summary>
+    public long FixedBucketStart(long bucket) => Origin + (bucket * BucketWidthTicks);
+
     /// <summary>The UTC ticks where bucket <paramref name="bucket"/> starts (clamped to the calendar's first instant).</summary>
     public long StartOf(long bucket)
     {

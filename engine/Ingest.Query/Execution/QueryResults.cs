@@ -63,6 +63,11 @@ public sealed class QueryResults : IDisposable
         }
     }
 
+    /// <summary>The column keys of <see cref="ColumnField"/> per match when the filter walked that column (pooled; returned on dispose).</summary>
+    internal List<long>? ColumnKeys { get; init; }
+
+    internal int ColumnField { get; init; } = -1;
+
     /// <summary>
     /// The size of the match set; a collection scan: the collection's documents. For grouped and faceted queries the
     /// number of rows before offset and limit, and 1 for <c>select count()</c>, known once <see cref="WriteResultsAsync"/> has run.
@@ -94,7 +99,7 @@ public sealed class QueryResults : IDisposable
         }
         else if (_prepared.Aggregation != null)
         {
-            TotalResults = _prepared.Aggregation.Write(_index!, CollectionsMarshal.AsSpan(_matches), writer, _ct.CanBeCanceled ? _ct : ct);
+            TotalResults = _prepared.Aggregation.Write(_index!, CollectionsMarshal.AsSpan(_matches), ColumnField, CollectionsMarshal.AsSpan(ColumnKeys), writer, _ct.CanBeCanceled ? _ct : ct);
         }
         else if (_prepared.CountOnlyName != null)
         {
@@ -135,6 +140,7 @@ public sealed class QueryResults : IDisposable
         }
 
         EntryListPool.Return(_matches);
+        EntryListPool.Return(ColumnKeys);
         _documents.Dispose();
     }
 

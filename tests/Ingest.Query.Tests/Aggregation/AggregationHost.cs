@@ -74,6 +74,13 @@ internal sealed class AggregationHost : IAsyncDisposable
         await _host.CatchUpAsync(Orders.Name);
     }
 
+    /// <summary>Runs a whole query (its where clause by the executor) as the engine does; the rows as one JSON array.</summary>
+    public async Task<JsonArray> QueryAsync(string text, object? parameters = null)
+    {
+        var page = await _host.QueryAsync(text, parameters);
+        return JsonNode.Parse("[" + string.Join(",", page.Rows.Select(r => r.GetRawText())) + "]")!.AsArray();
+    }
+
     /// <summary>Runs the aggregation of <paramref name="query"/> over every document, or over those listed (indexes into <see cref="Ids"/>).</summary>
     public JsonArray Run(string query, IReadOnlyCollection<int>? documents = null, string parameters = "{}")
     {
