@@ -3,7 +3,7 @@ namespace Ingest.Server.Sources;
 /// <summary>
 /// One consumed message, mapped, on its way through the batcher to the store. A struct, so a
 /// batch of them is one array; the payload is the client's buffer when the client hands over
-/// ownership (Kafka), or a rented copy (RabbitMQ) returned after the batch is written.
+/// ownership, or a copy rented from <see cref="PayloadPool"/> (Kafka, RabbitMQ) returned after the batch is written.
 /// </summary>
 /// <param name="Kind">Put, delete, dead letter, or a transform's operations.</param>
 /// <param name="Id">The document id (puts and deletes).</param>
@@ -42,7 +42,7 @@ public readonly record struct IngestItem(
     {
         if (Rented is { } rented)
         {
-            System.Buffers.ArrayPool<byte>.Shared.Return(rented);
+            PayloadPool.Bodies.Return(rented);
         }
     }
 

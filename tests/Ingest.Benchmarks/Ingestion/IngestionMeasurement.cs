@@ -34,6 +34,16 @@ internal sealed record IngestionMeasurement(long Documents, long Bytes, TimeSpan
     /// <summary>The same by thread name, busiest first (Linux only; empty elsewhere).</summary>
     public IReadOnlyList<(string Thread, TimeSpan Cpu)> ThreadCpu { get; init; } = [];
 
+    /// <summary>
+    /// Managed bytes the whole process allocated during the run (ingest only): the Kafka client's
+    /// per-record objects, the source's and the store's. Garbage kept alive until its batch is
+    /// durable is what gets promoted, so this and <see cref="Collections"/> go together.
+    /// </summary>
+    public long? AllocatedBytes { get; init; }
+
+    /// <summary>Garbage collections of generations 0, 1 and 2 during the run (ingest only; a gen-2 collection counts in all three).</summary>
+    public (int Gen0, int Gen1, int Gen2)? Collections { get; init; }
+
     /// <summary>Process CPU time per document, in microseconds.</summary>
     public double? CpuMicrosecondsPerDocument => ProcessCpu is { } cpu && Documents > 0 ? cpu.TotalMicroseconds / Documents : null;
 

@@ -140,6 +140,12 @@ internal static class IngestionReport
             line = string.Create(CultureInfo.InvariantCulture, $"{line}; {m.Batches:N0} batches in {m.StoreCommits:N0} store commits, commit p50 {Milliseconds(p50)} ms p99 {Milliseconds(m.CommitP99 ?? TimeSpan.Zero)} ms, batch p50 {m.BatchP50:N0}, {m.ClosedByDelay:N0} batches closed by the delay, {m.ProducerWaits:N0} waits for the store");
         }
 
+        if (m.AllocatedBytes is { } allocated && m.Collections is { } gcs)
+        {
+            line += string.Create(
+                CultureInfo.InvariantCulture, $"; {(double)allocated / Math.Max(m.Documents, 1):N0} B allocated/doc, GCs gen0/1/2 {gcs.Gen0}/{gcs.Gen1}/{gcs.Gen2}");
+        }
+
         return m.ThreadCpu.Count == 0 ? line : line + Environment.NewLine + ThreadLine(m);
     }
 

@@ -41,6 +41,10 @@ internal static class SourceIngestRun
             var commitsBefore = store.CommitCount;
             var cpuStarted = ProcessCpu.Now();
             var threadsStarted = ProcessCpu.ByThreadName();
+            var allocatedBefore = GC.GetTotalAllocatedBytes(precise: false);
+            var gen0Before = GC.CollectionCount(0);
+            var gen1Before = GC.CollectionCount(1);
+            var gen2Before = GC.CollectionCount(2);
             var started = Stopwatch.GetTimestamp();
             await source.StartAsync(CancellationToken.None).ConfigureAwait(false);
             long first = 0;
@@ -71,6 +75,8 @@ internal static class SourceIngestRun
             var end = Stopwatch.GetTimestamp();
             var cpu = ProcessCpu.Now() - cpuStarted;
             var threads = ProcessCpu.Between(threadsStarted, ProcessCpu.ByThreadName());
+            var allocated = GC.GetTotalAllocatedBytes(precise: false) - allocatedBefore;
+            var collections = (GC.CollectionCount(0) - gen0Before, GC.CollectionCount(1) - gen1Before, GC.CollectionCount(2) - gen2Before);
             var storeCommits = store.CommitCount - commitsBefore;
             if (first == 0)
             {
@@ -101,6 +107,8 @@ internal static class SourceIngestRun
                 ProcessCpu = cpu,
                 ThreadCpu = threads,
                 StoreCommits = storeCommits,
+                AllocatedBytes = allocated,
+                Collections = collections,
             };
         }
     }

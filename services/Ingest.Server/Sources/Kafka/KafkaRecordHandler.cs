@@ -9,7 +9,8 @@ namespace Ingest.Server.Sources.Kafka;
 /// writer has no room. A record the writer did not take is read again. Consume thread only.
 /// </summary>
 internal sealed class KafkaRecordHandler(
-    SourcePipeline pipeline, KafkaPartitionTable partitions, KafkaConnectionStatus connection, KafkaFlowControl flow, CancellationToken abandon) : IKafkaRecordHandler
+    SourcePipeline pipeline, KafkaPartitionTable partitions, KafkaConnectionStatus connection, KafkaFlowControl flow, CancellationToken abandon,
+    KafkaValueCapture values) : IKafkaRecordHandler
 {
     private readonly KafkaHeadersView _headers = new();
 
@@ -28,11 +29,14 @@ internal sealed class KafkaRecordHandler(
         var value = message.Value;
         var headers = message.Headers is { Count: > 0 } present ? present : null;
         _headers.Headers = headers;
-        var incoming = IncomingMessage.FromKafka(topic, key, key is not null, value, value is null, headers is null ? null : _headers);
 
-        // Confluent allocates a fresh array per record: a put keeps it, no copy.
-        var item = pipeline.Map(incoming, _headers, value, position);
+        // A captured value is in the capture's reused buffer: the mapper copies a put's body into a
+        // pooled array. Another array is the record's own: a put keeps it, no copy.
+        var captured = values.TryTake(value, out var body);
+        var incoming = IncomingMessage.FromKafka(topic, key, key is not null, captured ? body : value, value is null, headers is null ? null : _headers);
+        var item = pipeline.Map(incoming, _headers, captured ? default : value, position);
         _headers.Headers = null;
+        values.Trim();
         try
         {
             flow.WaitFor(consumer, pipeline.AddAsync(item, abandon));

@@ -36,6 +36,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private readonly KafkaPartitionTable _partitions;
     private readonly KafkaConnectionStatus _connection = new();
     private readonly KafkaFlowControl _flow;
+    private readonly KafkaValueCapture _values = new();
     private readonly KafkaRebalanceHandler _rebalance;
     private readonly KafkaReset _reset;
     private readonly KafkaHousekeeping _housekeeping;
@@ -70,7 +71,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         _group = NodeIdentity.SourceGroup(options.GroupId, cluster);
         _clientId = options.Settings.TryGetValue("client.id", out var ownClientId) ? ownClientId : NodeIdentity.ClientId(cluster, name);
         _watch = new KafkaGroupWatch(name, options, _group, _clientId, _logger);
-        _records = new KafkaRecordHandler(_pipeline, _partitions, _connection, _flow, _shutdown.Abandoning);
+        _records = new KafkaRecordHandler(_pipeline, _partitions, _connection, _flow, _shutdown.Abandoning, _values);
         _rebalance = new KafkaRebalanceHandler(
             name, store, _partitions, _pipeline.Writer, offsets, _flow, _connection, _watch, StartWithoutPosition(options), _shutdown.Abandoning, _shutdown.DrainGivenUp, _logger);
         _reset = new KafkaReset(name, store, _partitions, _pipeline.Writer, new KafkaOffsetResolver(name, options.Topics), _shutdown.DrainGivenUp, _logger);
@@ -266,7 +267,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         config.EnableAutoCommit = true;
         return new ConsumerBuilder<byte[]?, byte[]?>(config)
             .SetKeyDeserializer(Deserializers.ByteArray)
-            .SetValueDeserializer(Deserializers.ByteArray)
+            .SetValueDeserializer(_values)
             .SetPartitionsAssignedHandler(_rebalance.OnAssigned)
             .SetPartitionsRevokedHandler(_rebalance.OnRevoked)
             .SetPartitionsLostHandler(_rebalance.OnLost)

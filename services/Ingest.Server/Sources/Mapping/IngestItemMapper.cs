@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Text;
 using Ingest.Contracts.Messages;
 using Ingest.Documents.Json;
@@ -188,7 +187,7 @@ internal static class IngestItemMapper
         }
 
         // The client's buffer is only valid while its handler runs; the batch outlives it.
-        var rented = ArrayPool<byte>.Shared.Rent(body.Length);
+        var rented = PayloadPool.Bodies.Rent(body.Length);
         body.CopyTo(rented);
         return new IngestItem(
             IngestItemKind.Put, id, collection, rented.AsMemory(0, body.Length), null, position, rented);
