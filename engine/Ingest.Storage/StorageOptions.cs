@@ -24,9 +24,11 @@ public sealed class StorageOptions
 
     /// <summary>
     /// The background flusher runs when this many committed pages wait in scratch memory,
-    /// or when <see cref="FlushInterval"/> has passed since the last flush.
+    /// or when <see cref="FlushInterval"/> has passed since the last flush. 16,384 (64 MiB of pages) by default: at 4,096
+    /// batched random puts into a large id index reached it every 3-4 commits and wrote most of the index's leaves
+    /// again each time (issue 30: a third fewer bytes written and about 1.4x the puts per second at 16,384).
     /// </summary>
-    public int FlushThresholdPages { get; set; } = 4096;
+    public int FlushThresholdPages { get; set; } = 16384;
 
     /// <summary>Longest time committed pages wait before the background flusher writes them to the data file.</summary>
     public TimeSpan FlushInterval { get; set; } = TimeSpan.FromSeconds(1);

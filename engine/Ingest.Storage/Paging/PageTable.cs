@@ -27,6 +27,7 @@ internal sealed class PageTable
     private Slot[]? _replacedSlots;
     private Slot[]? _spareSlots;
     private int _used;
+    private int _nodes; // ever allocated: in chains, retired or spare
 
     /// <summary>Pages that have at least one version in the table.</summary>
     public int Count { get; private set; }
@@ -76,7 +77,12 @@ internal sealed class PageTable
     {
         if ((_used + added.Length) * 2 > _slots.Length)
         {
+            var before = _slots.Length;
             Rebuild(Count + added.Length);
+            if (_slots.Length > before)
+            {
+                AddSpareNodes(_slots.Length);
+            }
         }
 
         var slots = _slots;
@@ -169,6 +175,23 @@ internal sealed class PageTable
         }
     }
 
+    /// <summary>
+    /// Grows the node pool with the slot array, to as many nodes as the array has slots (twice the pages it may hold,
+    /// about as many versions as a table of that size held in the batched-puts runs: hot pages have several). Nodes come
+    /// back only when a flush unlinks them, so a table filling up to a large flush threshold for the first time
+    /// allocated one per published version across many commits; in doublings, the allocation is where the table grows.
+    /// </summary>
+    private void AddSpareNodes(int total)
+    {
+        lock (_spareLock)
+        {
+            for (; _nodes < total; _nodes++)
+            {
+                _spareNodes.Push(new PageVersionNode());
+            }
+        }
+    }
+
     // One per published version: a commit of 1,000 random puts published ~1,400 (56 bytes each), most of what it allocated.
     private PageVersionNode NewNode(in PageVersion version, PageVersionNode? next)
     {
@@ -178,7 +201,11 @@ internal sealed class PageTable
             _spareNodes.TryPop(out node);
         }
 
-        node ??= new PageVersionNode();
+        if (node == null)
+        {
+            node = new PageVersionNode();
+            _nodes++; // under the publish lock, as AddSpareNodes
+        }
         node.Version = version;
         node.Next = next; // both before the caller's Volatile.Write publishes the node
         return node;
