@@ -41,6 +41,9 @@ internal unsafe struct CursorPath<TLayout, TKey>
     /// <summary>The index of the current entry in <see cref="Leaf"/>'s page.</summary>
     public readonly int LeafIndex => _leafIndex;
 
+    /// <summary>How many entries <see cref="Leaf"/>'s page holds.</summary>
+    public readonly int LeafCount => _leafCount;
+
     /// <summary>The page of the current entry, once <see cref="EnsurePositioned"/> holds.</summary>
     public readonly byte* Leaf(in PageSource pages, int treeVersion)
     {
@@ -84,6 +87,22 @@ internal unsafe struct CursorPath<TLayout, TKey>
         if (_leafIndex + 1 < _leafCount)
         {
             _leafIndex++;
+            return true;
+        }
+
+        return _valid = NextLeaf(pages);
+    }
+
+    /// <summary>
+    /// Moves <paramref name="entries"/> ahead in the current leaf, which must hold that many after the current entry
+    /// or end exactly there: then to the next leaf's first entry; false (and invalid) past the end.
+    /// </summary>
+    public bool Skip(in PageSource pages, int treeVersion, int entries)
+    {
+        EnsurePositioned(pages, treeVersion);
+        _leafIndex += entries;
+        if (_leafIndex < _leafCount)
+        {
             return true;
         }
 

@@ -144,11 +144,36 @@ public sealed class FixedSizeTreeCursorWalkTests
             }
         }
 
+        // Blocks of entries (Fill) from the first key and from seeks, in blocks smaller and larger than a leaf.
+        for (var s = 0; s < 6; s++)
+        {
+            var target = s == 0 ? long.MinValue : random.NextInt64(keys[0] - 10, keys[^1] + 10);
+            var at = keys.BinarySearch(target);
+            at = at < 0 ? ~at : at;
+            var block = s % 2 == 0 ? random.Next(1, 40) : random.Next(600, 3_000);
+            var blockKeys = new long[block];
+            var blockValues = new byte[block * tree.ValueSize];
+            Assert.Equal(at < keys.Count, cursor.Seek(target));
+            for (int n; (n = cursor.Fill(blockKeys, blockValues)) > 0;)
+            {
+                Assert.True(n == block || at + n == keys.Count, $"a short block ({n} of {block}) before the end");
+                for (var i = 0; i < n; i++, at++)
+                {
+                    Assert.Equal(keys[at], blockKeys[i]);
+                    Assert.True(blockValues.AsSpan(i * tree.ValueSize, tree.ValueSize).SequenceEqual(model[keys[at]]));
+                }
+            }
+
+            Assert.Equal(keys.Count, at);
+            Assert.False(cursor.IsValid);
+        }
+
         Assert.False(cursor.Seek(keys[^1] + 1));
+        Assert.Equal(0, cursor.Fill(new long[4], new byte[4 * tree.ValueSize]));
         Assert.False(cursor.Seek(long.MaxValue) && keys[^1] != long.MaxValue);
     }
 
-    /// <summary>A cursor whose tree changed under it throws rather than read the leaf it kept.</summary>
+    /// <summary>A cursor whose tree changed under it throws rather than read the leaf it kept (MoveNext is checked by the model test).</summary>
     private static void ModifyUnderCursor(FixedSizeTree tree, SortedDictionary<long, byte[]> model)
     {
         var cursor = tree.CreateCursor();
@@ -159,6 +184,6 @@ public sealed class FixedSizeTreeCursorWalkTests
         model.Remove(first);
         tree.Put(first, value);
         model[first] = value;
-        _ = cursor.MoveNext();
+        _ = cursor.Fill(new long[4], new byte[4 * tree.ValueSize]);
     }
 }
