@@ -44,17 +44,31 @@ public sealed partial class IndexReader
         // Column values are 8-byte terms, compared as big-endian integers: [from, to) becomes [low, high) over them.
         var low = SmallestKeyAtOrAfter(from);
         var end = hasTo ? SmallestKeyAtOrAfter(to) : UInt128.MaxValue;
+        // A block of entries at a time, copied a leaf at a time (FixedSizeTreeCursor.Fill): no per-entry cursor checks.
         var cursor = column.CreateCursor();
-        for (var ok = cursor.First(); ok; ok = cursor.MoveNext())
+        Span<long> entries = stackalloc long[ColumnBlock];
+        Span<byte> values = stackalloc byte[ColumnBlock * sizeof(ulong)];
+        if (!cursor.First())
         {
-            var value = (UInt128)BinaryPrimitives.ReadUInt64BigEndian(cursor.Value);
-            if (value >= low && value < end)
+            return;
+        }
+
+        for (int n; (n = cursor.Fill(entries, values)) > 0;)
+        {
+            for (var i = 0; i < n; i++)
             {
-                result.Add(cursor.Key);
-                columnKeys?.Add((long)(ulong)value);
+                var value = (UInt128)BinaryPrimitives.ReadUInt64BigEndian(values.Slice(i * sizeof(ulong), sizeof(ulong)));
+                if (value >= low && value < end)
+                {
+                    result.Add(entries[i]);
+                    columnKeys?.Add((long)(ulong)value);
+                }
             }
         }
     }
+
+    /// <summary>Column entries read per <see cref="Ingest.Storage.FixedSizeTrees.FixedSizeTreeCursor.Fill"/> (8 KiB of values on the stack).</summary>
+    private const int ColumnBlock = 1024;
 
     /// <summary>
     /// The smallest 8-byte key at or after <paramref name="bound"/> in byte order: a shorter bound padded with zeros; a

@@ -210,10 +210,11 @@ public sealed partial class QueryExecutor
     /// <summary>
     /// A range whose field an aggregation reads (a <c>time()</c> histogram over the range) walks the field's column
     /// when a plain range would (past a quarter of its entries in terms), and the walk hands each match's value to the
-    /// aggregation, which then reads that column no more. Not sooner: the column cursor costs tens of nanoseconds per
-    /// entry (a leaf lookup per step), so for a month of a year's orders (85,000 of 1,000,000) the term walk and a
-    /// column probe per match stay cheaper (a 1/32 share made the 20,000-order histogram 6.2 and 7.1 ms against 0.8 and
-    /// 1.2 ms, at load 16-20: the walk cost about 250 ns per entry).
+    /// aggregation, which then reads that column no more. Not sooner: the terms are walked up to the threshold before
+    /// the column is, so the column must beat the rest of the terms and a probe per match. With the cursor's page
+    /// lookup per entry (about 250 ns) a 1/32 share made the 20,000-order histogram 6.2 and 7.1 ms against 0.8 and 1.2
+    /// ms; with the column read a leaf at a time (FixedSizeTreeCursor.Fill) 1/16 and 1/32 still lost to 1/4 there
+    /// (1.3-1.5 and 1.0-1.5 ms against 0.7-0.9 ms, three alternating quick runs at load 10-15).
     /// </summary>
     internal const int ColumnRangeShare = 4;
 

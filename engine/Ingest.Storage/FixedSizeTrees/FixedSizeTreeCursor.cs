@@ -37,5 +37,42 @@ public sealed unsafe class FixedSizeTreeCursor
     /// <summary>Moves to the previous key; false (and invalid) before the start.</summary>
     public bool MovePrev() => _path.MovePrev(_tree.Pages, _tree.Version);
 
+    /// <summary>
+    /// Copies the entries from the current one on into <paramref name="keys"/> and their values into
+    /// <paramref name="values"/> (<c>values[i * ValueSize..]</c>), as many as fit, and moves past them; returns how many,
+    /// 0 once the cursor is past the end (or was never positioned). A leaf at a time: its entries are copied straight
+    /// from the page, where <see cref="MoveNext"/>, <see cref="Key"/> and <see cref="Value"/> check the cursor per call.
+    /// </summary>
+    public int Fill(Span<long> keys, Span<byte> values)
+    {
+        var valueSize = _tree.ValueSize;
+        if (values.Length < keys.Length * valueSize)
+        {
+            throw new ArgumentException($"Values of this tree are {valueSize} bytes: {keys.Length * valueSize} bytes are needed for {keys.Length} keys, not {values.Length}.", nameof(values));
+        }
+
+        var pages = _tree.Pages;
+        var version = _tree.Version;
+        var entrySize = 8 + valueSize;
+        var filled = 0;
+        pages.EnsureActive();
+        while (filled < keys.Length && _path.IsValid)
+        {
+            var index = _path.LeafIndex;
+            var take = Math.Min(keys.Length - filled, _path.LeafCount - index);
+            var entry = FixedSizeTreePage.Entry(_path.Leaf(pages, version), index, entrySize);
+            for (var i = 0; i < take; i++, entry += entrySize)
+            {
+                keys[filled + i] = *(long*)entry;
+                new ReadOnlySpan<byte>(entry + 8, valueSize).CopyTo(values.Slice((filled + i) * valueSize, valueSize));
+            }
+
+            filled += take;
+            _path.Skip(pages, version, take);
+        }
+
+        return filled;
+    }
+
     private byte* CurrentEntry() => FixedSizeTreePage.Entry(_path.Leaf(_tree.Pages, _tree.Version), _path.LeafIndex, 8 + _tree.ValueSize);
 }
