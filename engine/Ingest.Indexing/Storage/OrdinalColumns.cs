@@ -24,6 +24,9 @@ internal sealed class OrdinalColumns
     private readonly List<long> _clears = [];
     private long[] _keys = [];
     private uint[] _numbers = [];
+    private uint[] _numberOf = [];
+    private readonly List<PostingOp> _distinct = []; // the batch's distinct keyword terms; Entry holds the term's index
+    private Dictionary<PostingOp, int>? _termIds;
     private readonly byte[] _key = new byte[Tree.MaxKeySize];
     private readonly Tree?[] _sets;
     private readonly bool[] _setsOpened;
@@ -42,7 +45,9 @@ internal sealed class OrdinalColumns
     /// <summary>Whether any field has a column (no keyword field: nothing to do).</summary>
     public bool Any => Array.IndexOf(_isKeyword, true) >= 0;
 
-    public long WorkMemoryBytes => ((long)_terms.Capacity * 24) + ((long)_clears.Capacity * 8) + ((long)_keys.Length * 12);
+    public long WorkMemoryBytes =>
+        ((long)(_terms.Capacity + _distinct.Capacity) * 24) + ((long)_clears.Capacity * 8) + ((long)_keys.Length * 12)
+        + ((long)_numberOf.Length * 4) + ((_termIds?.EnsureCapacity(0) ?? 0) * 48L);
 
     /// <summary>Reads the next term number of each field from the meta tree (1 for a field that has none yet).</summary>
     public void Load(Tree meta)
@@ -128,22 +133,45 @@ internal sealed class OrdinalColumns
             return;
         }
 
+        // The distinct terms (a few hundred against every keyword of every changed entry) are interned, then sorted:
+        // sorting every op with a comparer of term bytes was most of this pass in the churn's profile.
         comparer.Arena = arena;
-        terms.Sort(comparer);
+        _termIds ??= new Dictionary<PostingOp, int>(new PostingOpTermEquality(comparer));
+        _termIds.Clear();
+        _distinct.Clear();
         if (_keys.Length < terms.Length)
         {
             _keys = new long[Math.Max(terms.Length, _keys.Length * 2)];
             _numbers = new uint[_keys.Length];
         }
 
+        for (var i = 0; i < terms.Length; i++)
+        {
+            ref var slot = ref CollectionsMarshal.GetValueRefOrAddDefault(_termIds, terms[i], out var exists);
+            if (!exists)
+            {
+                slot = _distinct.Count;
+                _distinct.Add(terms[i] with { Entry = _distinct.Count });
+            }
+
+            _keys[i] = ((long)terms[i].Field << EntryBits) | terms[i].Entry;
+            _numbers[i] = (uint)slot; // the distinct term's index until it is numbered below
+        }
+
         // One lookup (or a new number) per distinct term, in key order.
+        var distinct = CollectionsMarshal.AsSpan(_distinct);
+        distinct.Sort(comparer);
+        if (_numberOf.Length < distinct.Length)
+        {
+            _numberOf = new uint[Math.Max(distinct.Length, _numberOf.Length * 2)];
+        }
+
         var ids = tx.CreateTree(IndexLayout.OrdinalIds);
         var names = tx.CreateTree(IndexLayout.OrdinalTerms);
         Span<byte> number = stackalloc byte[4];
         Span<byte> nameKey = stackalloc byte[IndexLayout.FieldPrefixSize + 4];
-        for (var i = 0; i < terms.Length;)
+        foreach (var op in distinct)
         {
-            var op = terms[i];
             var keyLength = IndexLayout.TermKey(op.Field, arena.AsSpan(op.Start, op.Length), _key);
             uint id;
             if (ids.TryGet(_key.AsSpan(0, keyLength), out var stored))
@@ -160,14 +188,12 @@ internal sealed class OrdinalColumns
                 names.Put(nameKey, arena.AsSpan(op.Start, op.Length));
             }
 
-            var j = i;
-            for (; j < terms.Length && comparer.CompareTerms(terms[j], op) == 0; j++)
-            {
-                _keys[j] = ((long)terms[j].Field << EntryBits) | terms[j].Entry;
-                _numbers[j] = id;
-            }
+            _numberOf[(int)op.Entry] = id;
+        }
 
-            i = j;
+        for (var i = 0; i < terms.Length; i++)
+        {
+            _numbers[i] = _numberOf[(int)_numbers[i]];
         }
 
         // Then each (field, entry) once, in key order: | first number u32 | count u32 |, the rest in the set tree.
