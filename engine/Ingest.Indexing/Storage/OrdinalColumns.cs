@@ -25,8 +25,6 @@ internal sealed class OrdinalColumns
     private long[] _keys = [];
     private uint[] _numbers = [];
     private uint[] _numberOf = [];
-    private readonly List<PostingOp> _distinct = []; // the batch's distinct keyword terms; Entry holds the term's index
-    private Dictionary<PostingOp, int>? _termIds;
     private readonly byte[] _key = new byte[Tree.MaxKeySize];
     private readonly Tree?[] _sets;
     private readonly bool[] _setsOpened;
@@ -46,8 +44,7 @@ internal sealed class OrdinalColumns
     public bool Any => Array.IndexOf(_isKeyword, true) >= 0;
 
     public long WorkMemoryBytes =>
-        ((long)(_terms.Capacity + _distinct.Capacity) * 24) + ((long)_clears.Capacity * 8) + ((long)_keys.Length * 12)
-        + ((long)_numberOf.Length * 4) + ((_termIds?.EnsureCapacity(0) ?? 0) * 48L);
+        ((long)_terms.Capacity * 24) + ((long)_clears.Capacity * 8) + ((long)_keys.Length * 12) + ((long)_numberOf.Length * 4);
 
     /// <summary>Reads the next term number of each field from the meta tree (1 for a field that has none yet).</summary>
     public void Load(Tree meta)
@@ -103,7 +100,7 @@ internal sealed class OrdinalColumns
     }
 
     /// <summary>Numbers the batch's terms and writes the columns, in the batch's transaction.</summary>
-    public void Apply(WriteTransaction tx, Tree meta, byte[] arena, PostingOpComparer comparer)
+    public void Apply(WriteTransaction tx, Tree meta, byte[] arena, PostingOpGroups groups)
     {
         // Read afresh each batch: a batch that failed (a full disk) gave out numbers it never committed.
         Load(meta);
@@ -133,45 +130,34 @@ internal sealed class OrdinalColumns
             return;
         }
 
-        // The distinct terms (a few hundred against every keyword of every changed entry) are interned, then sorted:
-        // sorting every op with a comparer of term bytes was most of this pass in the churn's profile.
-        comparer.Arena = arena;
-        _termIds ??= new Dictionary<PostingOp, int>(new PostingOpTermEquality(comparer));
-        _termIds.Clear();
-        _distinct.Clear();
+        // The distinct terms (a few hundred against every keyword of every changed entry) are interned, then sorted
+        // (in the term pass's groups, done with by now): sorting every op with a comparer of term bytes was most of this
+        // pass in the churn's profile.
         if (_keys.Length < terms.Length)
         {
             _keys = new long[Math.Max(terms.Length, _keys.Length * 2)];
             _numbers = new uint[_keys.Length];
         }
 
+        groups.Intern(terms, arena, _numbers.AsSpan(0, terms.Length)); // each op's rank until it is numbered below
         for (var i = 0; i < terms.Length; i++)
         {
-            ref var slot = ref CollectionsMarshal.GetValueRefOrAddDefault(_termIds, terms[i], out var exists);
-            if (!exists)
-            {
-                slot = _distinct.Count;
-                _distinct.Add(terms[i] with { Entry = _distinct.Count });
-            }
-
             _keys[i] = ((long)terms[i].Field << EntryBits) | terms[i].Entry;
-            _numbers[i] = (uint)slot; // the distinct term's index until it is numbered below
+        }
+
+        if (_numberOf.Length < groups.Count)
+        {
+            _numberOf = new uint[Math.Max(groups.Count, _numberOf.Length * 2)];
         }
 
         // One lookup (or a new number) per distinct term, in key order.
-        var distinct = CollectionsMarshal.AsSpan(_distinct);
-        distinct.Sort(comparer);
-        if (_numberOf.Length < distinct.Length)
-        {
-            _numberOf = new uint[Math.Max(distinct.Length, _numberOf.Length * 2)];
-        }
-
         var ids = tx.CreateTree(IndexLayout.OrdinalIds);
         var names = tx.CreateTree(IndexLayout.OrdinalTerms);
         Span<byte> number = stackalloc byte[4];
         Span<byte> nameKey = stackalloc byte[IndexLayout.FieldPrefixSize + 4];
-        foreach (var op in distinct)
+        for (var rank = 0; rank < groups.Count; rank++)
         {
+            var op = groups.Term(rank);
             var keyLength = IndexLayout.TermKey(op.Field, arena.AsSpan(op.Start, op.Length), _key);
             uint id;
             if (ids.TryGet(_key.AsSpan(0, keyLength), out var stored))
@@ -188,7 +174,7 @@ internal sealed class OrdinalColumns
                 names.Put(nameKey, arena.AsSpan(op.Start, op.Length));
             }
 
-            _numberOf[(int)op.Entry] = id;
+            _numberOf[rank] = id;
         }
 
         for (var i = 0; i < terms.Length; i++)
