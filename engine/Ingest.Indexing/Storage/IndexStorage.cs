@@ -282,7 +282,7 @@ internal sealed class IndexStorage : IDisposable
         ApplyNullChanges(tx);
         if (Format >= IndexLayout.CurrentFormat)
         {
-            _ordinals.Apply(tx, meta, _arena.Bytes, _comparer);
+            _ordinals.Apply(tx, meta, _arena.Bytes, _groups);
             _ordinals.Commit(meta);
         }
 

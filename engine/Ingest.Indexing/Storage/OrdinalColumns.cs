@@ -24,6 +24,7 @@ internal sealed class OrdinalColumns
     private readonly List<long> _clears = [];
     private long[] _keys = [];
     private uint[] _numbers = [];
+    private uint[] _numberOf = [];
     private readonly byte[] _key = new byte[Tree.MaxKeySize];
     private readonly Tree?[] _sets;
     private readonly bool[] _setsOpened;
@@ -42,7 +43,8 @@ internal sealed class OrdinalColumns
     /// <summary>Whether any field has a column (no keyword field: nothing to do).</summary>
     public bool Any => Array.IndexOf(_isKeyword, true) >= 0;
 
-    public long WorkMemoryBytes => ((long)_terms.Capacity * 24) + ((long)_clears.Capacity * 8) + ((long)_keys.Length * 12);
+    public long WorkMemoryBytes =>
+        ((long)_terms.Capacity * 24) + ((long)_clears.Capacity * 8) + ((long)_keys.Length * 12) + ((long)_numberOf.Length * 4);
 
     /// <summary>Reads the next term number of each field from the meta tree (1 for a field that has none yet).</summary>
     public void Load(Tree meta)
@@ -98,7 +100,7 @@ internal sealed class OrdinalColumns
     }
 
     /// <summary>Numbers the batch's terms and writes the columns, in the batch's transaction.</summary>
-    public void Apply(WriteTransaction tx, Tree meta, byte[] arena, PostingOpComparer comparer)
+    public void Apply(WriteTransaction tx, Tree meta, byte[] arena, PostingOpGroups groups)
     {
         // Read afresh each batch: a batch that failed (a full disk) gave out numbers it never committed.
         Load(meta);
@@ -128,12 +130,24 @@ internal sealed class OrdinalColumns
             return;
         }
 
-        comparer.Arena = arena;
-        terms.Sort(comparer);
+        // The distinct terms (a few hundred against every keyword of every changed entry) are interned, then sorted
+        // (in the term pass's groups, done with by now): sorting every op with a comparer of term bytes was most of this
+        // pass in the churn's profile.
         if (_keys.Length < terms.Length)
         {
             _keys = new long[Math.Max(terms.Length, _keys.Length * 2)];
             _numbers = new uint[_keys.Length];
+        }
+
+        groups.Intern(terms, arena, _numbers.AsSpan(0, terms.Length)); // each op's rank until it is numbered below
+        for (var i = 0; i < terms.Length; i++)
+        {
+            _keys[i] = ((long)terms[i].Field << EntryBits) | terms[i].Entry;
+        }
+
+        if (_numberOf.Length < groups.Count)
+        {
+            _numberOf = new uint[Math.Max(groups.Count, _numberOf.Length * 2)];
         }
 
         // One lookup (or a new number) per distinct term, in key order.
@@ -141,9 +155,9 @@ internal sealed class OrdinalColumns
         var names = tx.CreateTree(IndexLayout.OrdinalTerms);
         Span<byte> number = stackalloc byte[4];
         Span<byte> nameKey = stackalloc byte[IndexLayout.FieldPrefixSize + 4];
-        for (var i = 0; i < terms.Length;)
+        for (var rank = 0; rank < groups.Count; rank++)
         {
-            var op = terms[i];
+            var op = groups.Term(rank);
             var keyLength = IndexLayout.TermKey(op.Field, arena.AsSpan(op.Start, op.Length), _key);
             uint id;
             if (ids.TryGet(_key.AsSpan(0, keyLength), out var stored))
@@ -160,14 +174,12 @@ internal sealed class OrdinalColumns
                 names.Put(nameKey, arena.AsSpan(op.Start, op.Length));
             }
 
-            var j = i;
-            for (; j < terms.Length && comparer.CompareTerms(terms[j], op) == 0; j++)
-            {
-                _keys[j] = ((long)terms[j].Field << EntryBits) | terms[j].Entry;
-                _numbers[j] = id;
-            }
+            _numberOf[rank] = id;
+        }
 
-            i = j;
+        for (var i = 0; i < terms.Length; i++)
+        {
+            _numbers[i] = _numberOf[(int)_numbers[i]];
         }
 
         // Then each (field, entry) once, in key order: | first number u32 | count u32 |, the rest in the set tree.

@@ -47,6 +47,42 @@ internal sealed class PostingOpGroups
     /// <summary>Entries group <paramref name="rank"/>'s term loses, ascending.</summary>
     public ReadOnlySpan<long> Removals(int rank) => _removals.AsSpan(_removalStarts[rank], _removalStarts[rank + 1] - _removalStarts[rank]);
 
+    /// <summary>
+    /// Interns the terms of <paramref name="ops"/> only (no entries grouped): afterwards <see cref="Count"/> and
+    /// <see cref="Term"/> are the distinct terms in key order, and <paramref name="rankOfOp"/>[i] is op i's rank. The
+    /// ordinal columns use it after the term pass, so both share one dictionary and one list of terms.
+    /// </summary>
+    public void Intern(ReadOnlySpan<PostingOp> ops, byte[] arena, Span<uint> rankOfOp)
+    {
+        _comparer.Arena = arena;
+        _ids.Clear();
+        _terms.Clear();
+        for (var i = 0; i < ops.Length; i++)
+        {
+            ref var id = ref CollectionsMarshal.GetValueRefOrAddDefault(_ids, ops[i], out var exists);
+            if (!exists)
+            {
+                id = _terms.Count;
+                _terms.Add(ops[i] with { Entry = id });
+            }
+
+            rankOfOp[i] = (uint)id;
+        }
+
+        var terms = CollectionsMarshal.AsSpan(_terms);
+        terms.Sort(_comparer);
+        Grow(ref _rankOfId, terms.Length);
+        for (var rank = 0; rank < terms.Length; rank++)
+        {
+            _rankOfId[(int)terms[rank].Entry] = rank;
+        }
+
+        for (var i = 0; i < ops.Length; i++)
+        {
+            rankOfOp[i] = (uint)_rankOfId[(int)rankOfOp[i]];
+        }
+    }
+
     /// <summary>Groups <paramref name="ops"/>, whose term bytes are in <paramref name="arena"/>.</summary>
     public void Group(ReadOnlySpan<PostingOp> ops, byte[] arena)
     {
