@@ -79,10 +79,15 @@ public sealed class EnvironmentTests
     public void Open_and_close_200_times_leaks_no_native_memory_or_handles()
     {
         using var dir = new TestDirectory();
-        var handlesBefore = OpenFileDescriptors();
+        var handlesBefore = OpenFileDescriptors(dir.Path);
         for (var i = 0; i < 200; i++)
         {
             var env = StorageEnvironment.Open(dir.Path, TestDirectory.Options());
+            if (i == 0 && handlesBefore >= 0)
+            {
+                Assert.True(OpenFileDescriptors(dir.Path) > handlesBefore, "an open environment's files are not seen among the descriptors");
+            }
+
             using (var tx = env.BeginWrite())
             {
                 var t = tx.CreateTree("t");
@@ -111,11 +116,11 @@ public sealed class EnvironmentTests
             Assert.Equal(0, scratch.LiveBlocks);
         }
 
-        var handlesAfter = OpenFileDescriptors();
+        var handlesAfter = OpenFileDescriptors(dir.Path);
         if (handlesBefore >= 0)
         {
-            // Other tests run concurrently and open files too; a leak would be at least 200 descriptors.
-            Assert.True(handlesAfter - handlesBefore < 100, $"file descriptors: {handlesBefore} -> {handlesAfter}");
+            // Only descriptors of this test's directory count: other tests run concurrently and open files of their own.
+            Assert.True(handlesAfter - handlesBefore == 0, $"file descriptors under {dir.Path}: {handlesBefore} -> {handlesAfter}");
         }
     }
 
@@ -159,7 +164,31 @@ public sealed class EnvironmentTests
         newer.Dispose();
     }
 
-    private static int OpenFileDescriptors() => Directory.Exists("/proc/self/fd") ? Directory.GetFiles("/proc/self/fd").Length : -1;
+    // The process's descriptors that name a file under the directory (a descriptor closed while it is listed is skipped).
+    private static int OpenFileDescriptors(string under)
+    {
+        if (!Directory.Exists("/proc/self/fd"))
+        {
+            return -1;
+        }
+
+        var count = 0;
+        foreach (var fd in Directory.GetFiles("/proc/self/fd"))
+        {
+            try
+            {
+                if (new FileInfo(fd).LinkTarget is { } target && target.StartsWith(under, StringComparison.Ordinal))
+                {
+                    count++;
+                }
+            }
+            catch (IOException)
+            {
+            }
+        }
+
+        return count;
+    }
 
     [Fact]
     public void A_second_write_transaction_on_the_same_thread_throws_instead_of_deadlocking()
