@@ -23,12 +23,7 @@ public sealed class FixedSizeTreeCursorWalkTests
         using (var tx = env.BeginWrite())
         {
             var tree = tx.CreateFixedSizeTree("column", valueSize);
-            var key = random.NextInt64(-1_000, 1_000);
-            for (var i = 0; i < keys; i++)
-            {
-                key += random.Next(1, 5);
-                Put(tree, model, key, random);
-            }
+            ModeledFixedSizeTree.PutAscending(tree, model, random, keys, r => r.Next(1, 5));
 
             tx.Commit();
         }
@@ -59,7 +54,7 @@ public sealed class FixedSizeTreeCursorWalkTests
 
                 for (var i = 0; i < 500; i++)
                 {
-                    Put(tree, model, random.NextInt64(-2_000, (long)keys * 5), random);
+                    ModeledFixedSizeTree.Put(tree, model, random.NextInt64(-2_000, (long)keys * 5), random);
                 }
 
                 Walk(tree, model, random); // the writer's own, modified pages
@@ -73,14 +68,6 @@ public sealed class FixedSizeTreeCursorWalkTests
 
         Walk(before.OpenFixedSizeTree("column")!, beforeModel, random); // its pages outlived four commits
     });
-
-    private static void Put(FixedSizeTree tree, SortedDictionary<long, byte[]> model, long key, Random random)
-    {
-        var value = new byte[tree.ValueSize];
-        random.NextBytes(value);
-        tree.Put(key, value);
-        model[key] = value;
-    }
 
     private static void Walk(FixedSizeTree tree, SortedDictionary<long, byte[]> model, Random random)
     {

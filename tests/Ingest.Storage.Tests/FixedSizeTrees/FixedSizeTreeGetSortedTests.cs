@@ -19,15 +19,7 @@ public sealed class FixedSizeTreeGetSortedTests
         using (var tx = env.BeginWrite())
         {
             var tree = tx.CreateFixedSizeTree("column", valueSize);
-            var key = random.NextInt64(-1_000, 1_000);
-            for (var i = 0; i < keys; i++)
-            {
-                key += random.Next(1, random.Next(2) == 0 ? 3 : 40);
-                var value = new byte[valueSize];
-                random.NextBytes(value);
-                tree.Put(key, value);
-                model[key] = value;
-            }
+            ModeledFixedSizeTree.PutAscending(tree, model, random, keys, r => r.Next(1, r.Next(2) == 0 ? 3 : 40));
 
             // Deletes leave underfull and merged leaves, as an index's removed entries do.
             foreach (var k in model.Keys.Where(_ => random.Next(4) == 0).ToList())
