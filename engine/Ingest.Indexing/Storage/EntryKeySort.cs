@@ -4,113 +4,88 @@ using System.Numerics;
 namespace Ingest.Indexing.Storage;
 
 /// <summary>
-/// Sorts (entry, key) pairs by entry with a least-significant-digit radix sort: entry ids are bounded by the index's
-/// largest (<see cref="IndexReader.MaxEntryId"/>), so two or three passes of at most 12 bits each, a histogram and a
-/// scatter per pass, put 85,000 pairs in order in a fraction of a comparison sort's log2(n) compares per pair.
-/// The sort is stable, and <see cref="SortDistinct"/> then keeps the first pair of each entry.
+/// Puts (entry, term) pairs packed in one long each (<c>entry &lt;&lt; termBits | term</c>: entry ids are bounded by the
+/// index's largest, <see cref="IndexReader.MaxEntryId"/>, and a range's terms by its term limit) in entry order with a
+/// least-significant-digit radix sort over the entry's bits only: two passes of at most 11 bits at 1,000,000 entries,
+/// one histogram read for all passes and a scatter per pass, where a comparison sort makes log2(n) compares per pair.
+/// One array of 8-byte items: sorting entries and keys as two arrays of pairs wrote two streams per digit and cost
+/// about 1.2 ms for a month of 1,000,000 orders (85,000 pairs). The sort is stable.
 /// </summary>
 internal static class EntryKeySort
 {
-    private const int MaxDigitBits = 12;
+    private const int MaxDigitBits = 11;
 
-    /// <summary>
-    /// <see cref="Sort"/>, then moves the first pair of each entry to the front; returns how many entries are distinct
-    /// (an entry of a single-valued field is under one term, so all of them, but a union must never repeat one).
-    /// </summary>
-    public static int SortDistinct(Span<long> entries, Span<long> keys, long maxEntry)
+    /// <summary>How many bits an entry id up to <paramref name="maxEntry"/> takes.</summary>
+    public static int BitsOf(long maxEntry) => 64 - BitOperations.LeadingZeroCount((ulong)Math.Max(1, maxEntry));
+
+    /// <summary>Sorts <paramref name="packed"/> (non-negative) by bits [<paramref name="lowBits"/>, <paramref name="lowBits"/> + <paramref name="bits"/>), stably.</summary>
+    public static void Sort(Span<long> packed, int lowBits, int bits)
     {
-        Sort(entries, keys, maxEntry);
-        if (entries.IsEmpty)
-        {
-            return 0;
-        }
-
-        var n = 1;
-        for (var i = 1; i < entries.Length; i++)
-        {
-            if (entries[i] != entries[n - 1])
-            {
-                entries[n] = entries[i];
-                keys[n++] = keys[i];
-            }
-        }
-
-        return n;
-    }
-
-    /// <summary>Sorts <paramref name="entries"/> ascending (each at most <paramref name="maxEntry"/>), moving each <paramref name="keys"/> item with its entry.</summary>
-    public static void Sort(Span<long> entries, Span<long> keys, long maxEntry)
-    {
-        if (IsAscending(entries))
+        if (IsAscending(packed, lowBits))
         {
             return; // a range over documents written in its field's order: nothing to do
         }
 
-        var bits = 64 - BitOperations.LeadingZeroCount((ulong)Math.Max(1, maxEntry));
         var passes = (bits + MaxDigitBits - 1) / MaxDigitBits;
         var digitBits = (bits + passes - 1) / passes;
-        var n = entries.Length;
-        var spareEntries = ArrayPool<long>.Shared.Rent(n);
-        var spareKeys = ArrayPool<long>.Shared.Rent(n);
-        var counts = ArrayPool<int>.Shared.Rent(1 << digitBits);
+        var buckets = 1 << digitBits;
+        var n = packed.Length;
+        var spare = ArrayPool<long>.Shared.Rent(n);
+        var counts = ArrayPool<int>.Shared.Rent(buckets * passes);
         try
         {
-            Span<long> fromEntries = entries, fromKeys = keys;
-            Span<long> toEntries = spareEntries.AsSpan(0, n), toKeys = spareKeys.AsSpan(0, n);
-            var mask = (1L << digitBits) - 1;
+            var histograms = counts.AsSpan(0, buckets * passes);
+            histograms.Clear();
+            var mask = (long)buckets - 1;
+            foreach (var item in packed)
+            {
+                var entry = item >> lowBits;
+                for (var pass = 0; pass < passes; pass++)
+                {
+                    histograms[(pass * buckets) + (int)((entry >> (pass * digitBits)) & mask)]++;
+                }
+            }
+
+            Span<long> from = packed, to = spare.AsSpan(0, n);
             for (var pass = 0; pass < passes; pass++)
             {
-                var shift = pass * digitBits;
-                var histogram = counts.AsSpan(0, 1 << digitBits);
-                histogram.Clear();
-                foreach (var entry in fromEntries)
-                {
-                    histogram[(int)((entry >> shift) & mask)]++;
-                }
-
+                var histogram = histograms.Slice(pass * buckets, buckets);
                 var start = 0;
-                for (var d = 0; d < histogram.Length; d++)
+                for (var d = 0; d < buckets; d++)
                 {
                     var count = histogram[d];
                     histogram[d] = start;
                     start += count;
                 }
 
-                for (var i = 0; i < n; i++)
+                var shift = lowBits + (pass * digitBits);
+                foreach (var item in from)
                 {
-                    var entry = fromEntries[i];
-                    var at = histogram[(int)((entry >> shift) & mask)]++;
-                    toEntries[at] = entry;
-                    toKeys[at] = fromKeys[i];
+                    to[histogram[(int)((item >> shift) & mask)]++] = item;
                 }
 
-                var swapEntries = fromEntries;
-                var swapKeys = fromKeys;
-                fromEntries = toEntries;
-                fromKeys = toKeys;
-                toEntries = swapEntries;
-                toKeys = swapKeys;
+                var swap = from;
+                from = to;
+                to = swap;
             }
 
             if (passes % 2 == 1)
             {
-                fromEntries.CopyTo(entries); // the last pass wrote the spare arrays
-                fromKeys.CopyTo(keys);
+                from.CopyTo(packed); // the last pass wrote the spare array
             }
         }
         finally
         {
-            ArrayPool<long>.Shared.Return(spareEntries);
-            ArrayPool<long>.Shared.Return(spareKeys);
+            ArrayPool<long>.Shared.Return(spare);
             ArrayPool<int>.Shared.Return(counts);
         }
     }
 
-    private static bool IsAscending(ReadOnlySpan<long> entries)
+    private static bool IsAscending(ReadOnlySpan<long> packed, int lowBits)
     {
-        for (var i = 1; i < entries.Length; i++)
+        for (var i = 1; i < packed.Length; i++)
         {
-            if (entries[i] < entries[i - 1])
+            if ((packed[i] >> lowBits) < (packed[i - 1] >> lowBits))
             {
                 return false;
             }

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Buffers.Binary;
 using System.Runtime.InteropServices;
 using Ingest.Indexing.Terms;
@@ -74,40 +75,78 @@ public sealed partial class IndexReader
     /// <summary>
     /// The term walk of <see cref="RangeOfSingleValues(int, ReadOnlySpan{byte}, ReadOnlySpan{byte}, bool, List{long}, List{long}?, int)"/>
     /// with each match's column key: a number or datetime term is the 8 bytes its column holds, and an entry of a
-    /// single-valued field is under one term only, so each term's entries get its key as they are appended (no union is
-    /// needed either: the entries are distinct), and the pairs are then put in entry order (<see cref="EntryKeySort"/>).
+    /// single-valued field is under one term only, so no union is needed: each term's entries are appended packed with
+    /// the term's number in the walk, put in entry order (<see cref="EntryKeySort"/>), then unpacked with the term's key.
     /// The aggregation then reads that column no more: a probe per match in a column of 1,000,000 entries (a cache miss
-    /// each) was a quarter of a month's time histogram. False, with nothing added, past <paramref name="maxTerms"/> terms.
+    /// each) was a quarter of a month's time histogram. False, with nothing added, past <paramref name="maxTerms"/> terms,
+    /// or when an entry id and a term number do not fit in one long together (then the column answers).
     /// </summary>
     private bool ScanWithKeys(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> high, List<long> result, List<long> columnKeys, long maxTerms)
     {
+        var termBits = EntryKeySort.BitsOf(maxTerms);
+        var entryBits = EntryKeySort.BitsOf(MaxEntryId);
+        if (termBits + entryBits > 62)
+        {
+            return false;
+        }
+
         var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, TermLimits.MaxTermBytes)], _key);
         var cursor = _terms.CreateCursor();
         var first = result.Count;
-        var firstKey = columnKeys.Count;
-        long terms = 0;
-        for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
+        var termKeys = ArrayPool<long>.Shared.Rent(1024);
+        var terms = 0;
+        try
         {
-            if (++terms > maxTerms)
+            for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
             {
-                result.RemoveRange(first, result.Count - first);
-                columnKeys.RemoveRange(firstKey, columnKeys.Count - firstKey);
-                return false;
+                if (terms == maxTerms)
+                {
+                    result.RemoveRange(first, result.Count - first);
+                    return false;
+                }
+
+                if (terms == termKeys.Length)
+                {
+                    var grown = ArrayPool<long>.Shared.Rent(terms * 2);
+                    termKeys.AsSpan(0, terms).CopyTo(grown);
+                    ArrayPool<long>.Shared.Return(termKeys);
+                    termKeys = grown;
+                }
+
+                termKeys[terms] = (long)BinaryPrimitives.ReadUInt64BigEndian(cursor.Key.Slice(IndexLayout.FieldPrefixSize, sizeof(ulong)));
+                var before = result.Count;
+                AppendIds(cursor.Value, result);
+                foreach (ref var id in CollectionsMarshal.AsSpan(result)[before..])
+                {
+                    id = (id << termBits) | (long)terms;
+                }
+
+                terms++;
             }
 
-            var key = (long)BinaryPrimitives.ReadUInt64BigEndian(cursor.Key.Slice(IndexLayout.FieldPrefixSize, sizeof(ulong)));
-            var before = result.Count;
-            AppendIds(cursor.Value, result);
-            for (var i = result.Count - before; i > 0; i--)
+            var packed = CollectionsMarshal.AsSpan(result)[first..];
+            EntryKeySort.Sort(packed, termBits, entryBits);
+            var termMask = (1L << termBits) - 1;
+            var n = 0;
+            var last = -1L;
+            foreach (var item in packed)
             {
-                columnKeys.Add(key);
+                var entry = item >> termBits;
+                if (entry != last) // never repeated in a single-valued field, but a union must not repeat one
+                {
+                    packed[n++] = entry;
+                    columnKeys.Add(termKeys[item & termMask]);
+                    last = entry;
+                }
             }
+
+            CollectionsMarshal.SetCount(result, first + n);
+            return true;
         }
-
-        var distinct = EntryKeySort.SortDistinct(CollectionsMarshal.AsSpan(result)[first..], CollectionsMarshal.AsSpan(columnKeys)[firstKey..], MaxEntryId);
-        CollectionsMarshal.SetCount(result, first + distinct);
-        CollectionsMarshal.SetCount(columnKeys, firstKey + distinct);
-        return true;
+        finally
+        {
+            ArrayPool<long>.Shared.Return(termKeys);
+        }
     }
 
     /// <summary>Column entries read per <see cref="Ingest.Storage.FixedSizeTrees.FixedSizeTreeCursor.Fill"/> (8 KiB of values on the stack).</summary>
