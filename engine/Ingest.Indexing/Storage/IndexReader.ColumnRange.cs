@@ -114,11 +114,26 @@ public sealed partial class IndexReader
                 }
 
                 termKeys[terms] = (long)BinaryPrimitives.ReadUInt64BigEndian(cursor.Key.Slice(IndexLayout.FieldPrefixSize, sizeof(ulong)));
-                var before = result.Count;
-                AppendIds(cursor.Value, result);
-                foreach (ref var id in CollectionsMarshal.AsSpan(result)[before..])
+                var value = cursor.Value;
+                if (value[0] == IndexLayout.InlineTag)
                 {
-                    id = (id << termBits) | (long)terms;
+                    // Most terms of a datetime or number hold a few entries, inline: decode them packed, no second pass.
+                    var position = 1;
+                    long id = 0;
+                    while (position < value.Length)
+                    {
+                        id += (long)VarInt.Read(value, ref position);
+                        result.Add((id << termBits) | (long)terms);
+                    }
+                }
+                else
+                {
+                    var before = result.Count;
+                    AppendIds(value, result);
+                    foreach (ref var id in CollectionsMarshal.AsSpan(result)[before..])
+                    {
+                        id = (id << termBits) | (long)terms;
+                    }
                 }
 
                 terms++;
@@ -127,6 +142,9 @@ public sealed partial class IndexReader
             var packed = CollectionsMarshal.AsSpan(result)[first..];
             EntryKeySort.Sort(packed, termBits, entryBits);
             var termMask = (1L << termBits) - 1;
+            var firstKey = columnKeys.Count;
+            CollectionsMarshal.SetCount(columnKeys, firstKey + packed.Length);
+            var keys = CollectionsMarshal.AsSpan(columnKeys)[firstKey..];
             var n = 0;
             var last = -1L;
             foreach (var item in packed)
@@ -134,13 +152,14 @@ public sealed partial class IndexReader
                 var entry = item >> termBits;
                 if (entry != last) // never repeated in a single-valued field, but a union must not repeat one
                 {
+                    keys[n] = termKeys[item & termMask];
                     packed[n++] = entry;
-                    columnKeys.Add(termKeys[item & termMask]);
                     last = entry;
                 }
             }
 
             CollectionsMarshal.SetCount(result, first + n);
+            CollectionsMarshal.SetCount(columnKeys, firstKey + n);
             return true;
         }
         finally
