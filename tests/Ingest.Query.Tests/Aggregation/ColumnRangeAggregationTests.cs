@@ -6,7 +6,8 @@ namespace Ingest.Query.Tests.Aggregation;
 /// A range whose field the aggregation reads (a <c>time()</c> histogram over an OrderedAt range, a sum over a Total
 /// range) walks the field's column and hands the aggregation each match's value; the rows must be those of the same
 /// aggregation over the same documents with the column read as usual. Wide ranges pass the column's threshold (over
-/// 1,024 terms, and a quarter of the entries), narrow ones do not; documents miss the fields or hold the wrong type.
+/// 1,024 terms, and a quarter of the entries) and hand over the column's values, narrow ones hand over their terms
+/// (sorted by entry); documents miss the fields or hold the wrong type.
 /// </summary>
 public sealed class ColumnRangeAggregationTests
 {
