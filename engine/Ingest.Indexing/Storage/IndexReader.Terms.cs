@@ -55,7 +55,7 @@ public sealed partial class IndexReader
     /// <summary>The UTC ticks of a datetime field's term.</summary>
     public static long DecodeDateTimeTerm(ReadOnlySpan<byte> term) => DateTimeTerm.Read(term);
 
-    /// <summary>A number column's key (as <see cref="RangeOfSingleValues(int, ReadOnlySpan{byte}, ReadOnlySpan{byte}, bool, List{long}, List{long}?, int)"/> gives it) as its value.</summary>
+    /// <summary>A number column's key (as <see cref="RangeOfSingleValues(int, ReadOnlySpan{byte}, ReadOnlySpan{byte}, bool, List{long}, List{long}?)"/> gives it) as its value.</summary>
     public static double DecodeNumberColumnKey(long key) => DecodeNumberKey((ulong)key);
 
     /// <summary>A datetime column's key as UTC ticks.</summary>

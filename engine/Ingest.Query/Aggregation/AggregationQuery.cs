@@ -83,7 +83,7 @@ public sealed class AggregationQuery
     /// <summary>
     /// <see cref="Write(IndexReader, ReadOnlySpan{long}, Utf8JsonWriter, CancellationToken)"/> with the column keys of
     /// field <paramref name="columnField"/> already read for every match (one per match, as
-    /// <see cref="IndexReader.RangeOfSingleValues(int, ReadOnlySpan{byte}, ReadOnlySpan{byte}, bool, List{long}, List{long}?, int)"/>
+    /// <see cref="IndexReader.RangeOfSingleValues(int, ReadOnlySpan{byte}, ReadOnlySpan{byte}, bool, List{long}, List{long}?)"/>
     /// gives them when it walked the column): that column is not read again.
     /// </summary>
     internal long Write(IndexReader reader, ReadOnlySpan<long> matches, int columnField, ReadOnlySpan<long> columnKeys, Utf8JsonWriter writer, CancellationToken cancellationToken)

@@ -153,9 +153,9 @@ public sealed partial class QueryExecutor
             else if (prepared.Filter is LeafFilter { Kind: LeafKind.Range, SingleValues: true } range
                      && prepared.Aggregation?.ReadsColumnOf(range.Field, out _) == true)
             {
-                // The aggregation reads the range's field: the range hands it each match's value, from the column or the terms (see ColumnRangeShare).
+                // The aggregation reads the range's field: the range hands it each match's value, from the column or the terms (IndexReader.ColumnShare decides which).
                 columnKeys = EntryListPool.Rent();
-                reader.RangeOfSingleValues(range.Field, range.From, range.To ?? [], range.To != null, matches, columnKeys, ColumnRangeShare);
+                reader.RangeOfSingleValues(range.Field, range.From, range.To ?? [], range.To != null, matches, columnKeys);
                 columnField = range.Field;
                 total = matches.Count;
             }
@@ -206,19 +206,6 @@ public sealed partial class QueryExecutor
             throw;
         }
     }
-
-    /// <summary>
-    /// A range whose field an aggregation reads (a <c>time()</c> histogram over the range) walks the field's column
-    /// when a plain range would (past a quarter of its entries in terms), and the walk hands each match's value to the
-    /// aggregation, which then reads that column no more. Not sooner: the terms are walked up to the threshold before
-    /// the column is, so the column must beat the rest of the terms and a probe per match. With the cursor's page
-    /// lookup per entry (about 250 ns) a 1/32 share made the 20,000-order histogram 6.2 and 7.1 ms against 0.8 and 1.2
-    /// ms; with the column read a leaf at a time (FixedSizeTreeCursor.Fill) 1/16 and 1/32 still lost to 1/4 there
-    /// (1.3-1.5 and 1.0-1.5 ms against 0.7-0.9 ms, three alternating quick runs at load 10-15). Over 1,000,000 orders
-    /// (a month: 1/12 of the column) 1/16 and 1/4 cost the same CPU per query (12-13 ms); since the term walk hands its
-    /// terms over as values too (no column probe per match) it is the cheaper of the two there (10 ms).
-    /// </summary>
-    internal const int ColumnRangeShare = 4;
 
     /// <summary>A page (limit) ordered by one number, datetime, keyword or bool field: its terms can be walked in order.</summary>
     private static bool CanWalkTerms(PreparedQuery prepared) =>
