@@ -16,7 +16,8 @@ internal static class IngestItemMapper
     /// <param name="rules">The source's mapping rules.</param>
     /// <param name="headers">The message's headers for a dead letter's envelope.</param>
     /// <param name="ownedBody">
-    /// The body, if the caller hands it over (Kafka's per-record array): a put keeps it. Otherwise
+    /// The body, if the caller hands it over (the Kafka value capture's pooled array, with <paramref name="pooledBody"/>;
+    /// a cluster record's or a replayed envelope's own array): a put keeps it. Otherwise
     /// (empty) the put's body is copied into a rented array, returned by <see cref="IngestItem.ReturnRented()"/>.
     /// </param>
     /// <param name="position">Where the message came from.</param>
