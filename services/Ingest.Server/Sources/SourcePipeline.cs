@@ -51,13 +51,15 @@ internal sealed partial class SourcePipeline : IAsyncDisposable
     /// so a slow script no longer holds up the consume thread (it cost the Kafka source 63% of its
     /// rate there), and its failures still become dead letters in the batch that commits the message's position.
     /// </summary>
-    public IngestItem Map<THeaders>(in IncomingMessage message, in THeaders headers, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
+    /// <param name="pooledBody">The <see cref="PayloadPool"/> array behind <paramref name="ownedBody"/>, if the caller rented it: the item takes it over.</param>
+    public IngestItem Map<THeaders>(
+        in IncomingMessage message, in THeaders headers, ReadOnlyMemory<byte> ownedBody, in ItemPosition position, byte[]? pooledBody = null)
         where THeaders : IEnvelopeHeaders
     {
         Interlocked.Increment(ref _consumed);
         var item = _script is null
-            ? IngestItemMapper.Map(message, _rules, headers, ownedBody, position)
-            : IngestItemMapper.Defer(message, headers, ownedBody, position);
+            ? IngestItemMapper.Map(message, _rules, headers, ownedBody, position, pooledBody)
+            : IngestItemMapper.Defer(message, headers, ownedBody, position, pooledBody);
         if (item.Kind == IngestItemKind.DeadLetter)
         {
             LogDeadLetter(_logger, _source, message.Destination, position.Partition, position.Offset, item.DeadLetterReason!);

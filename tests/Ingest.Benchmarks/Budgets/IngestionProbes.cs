@@ -24,6 +24,7 @@ internal sealed class IngestionProbes : IDisposable
     private readonly byte[][] _keys;
     private readonly MappingRules _rules = new();
     private readonly KafkaHeadersView _kafkaHeaders = new();
+    private readonly KafkaKeyCapture _keyCapture = new();
     private readonly KafkaValueCapture _values = new();
     private readonly Batcher<IngestItem> _batcher = new(new BatchingOptions());
     private readonly IngestItem _item;
@@ -50,18 +51,22 @@ internal sealed class IngestionProbes : IDisposable
 
     public void Dispose() => _batcher.Dispose();
 
-    // A keyed record without headers, as the Kafka source takes it: the value deserializer copies the value into its
-    // reused buffer (no array per record), the put copies it into a pooled array, returned here as the batch writer
-    // returns it once the batch is durable. The id string made from the key is the one allocation a put needs.
+    // A keyed record without headers, as the Kafka source takes it: the key deserializer copies the key into its reused
+    // buffer, the value deserializer copies the value into a pooled array (no array per record for either) that the put
+    // keeps, returned here as the batch writer returns it once the batch is durable. The id string made from the key is
+    // the one allocation a put needs.
     private long MapKafkaRecords()
     {
         var context = new Confluent.Kafka.SerializationContext(Confluent.Kafka.MessageComponentType.Value, Topic);
+        var keyContext = new Confluent.Kafka.SerializationContext(Confluent.Kafka.MessageComponentType.Key, Topic);
         for (var i = 0; i < MessagesPerRound; i++)
         {
             var n = i % Messages;
+            var key = _keyCapture.Read(_keyCapture.Deserialize(_keys[n], isNull: false, keyContext));
             var value = _values.Deserialize(_orders.Bodies[n], isNull: false, context);
-            _values.TryTake(value, out var body);
-            var item = IngestItemMapper.Map(IncomingMessage.FromKafka(Topic, _keys[n], true, body, false, null), _rules, _kafkaHeaders, default, Position(i));
+            _values.TryTake(value, out var pooled, out var length);
+            var body = pooled.AsMemory(0, length);
+            var item = IngestItemMapper.Map(IncomingMessage.FromKafka(Topic, key, true, body.Span, false, null), _rules, _kafkaHeaders, body, Position(i), pooled);
             Expect(item);
             item.ReturnRented();
         }

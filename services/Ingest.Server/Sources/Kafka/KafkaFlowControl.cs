@@ -10,8 +10,9 @@ namespace Ingest.Server.Sources.Kafka;
 /// dropped nor buffered. Consume thread only, except <see cref="IsPaused"/>.
 /// </summary>
 /// <param name="pauseAfter">How long a wait blocks before fetching pauses; 1 s unless a test says otherwise.</param>
+/// <param name="onlyTopic">The topic of results that carry none (<see cref="KafkaConsumeFields"/>).</param>
 internal sealed partial class KafkaFlowControl(
-    string source, KafkaConnectionStatus connection, KafkaHousekeeping housekeeping, ILogger logger, TimeSpan? pauseAfter = null)
+    string source, KafkaConnectionStatus connection, KafkaHousekeeping housekeeping, ILogger logger, TimeSpan? pauseAfter = null, string? onlyTopic = null)
 {
     private static readonly TimeSpan DefaultPauseAfter = TimeSpan.FromSeconds(1);
     private static readonly TimeSpan PausedPollTimeout = TimeSpan.FromMilliseconds(20);
@@ -83,7 +84,7 @@ internal sealed partial class KafkaFlowControl(
                     if (result is not null && !result.IsPartitionEOF)
                     {
                         // Rewound to at resume: the lowest offset seen per partition.
-                        var tp = result.TopicPartition;
+                        var tp = new TopicPartition(KafkaConsumeFields.TopicOf(result, onlyTopic), result.Partition);
                         if (!_rewinds.TryGetValue(tp, out var lowest) || result.Offset.Value < lowest)
                         {
                             _rewinds[tp] = result.Offset.Value;

@@ -8,9 +8,13 @@ namespace Ingest.Server.Sources.Kafka;
 /// mapped by the source's pipeline, and handed over, with the flow control waiting while the
 /// writer has no room. A record the writer did not take is read again. Consume thread only.
 /// </summary>
+/// <param name="onlyTopic">
+/// The source's one topic when the consumer is built without topic names in its results
+/// (<see cref="KafkaConsumeFields"/>); null when each result names its topic.
+/// </param>
 internal sealed class KafkaRecordHandler(
     SourcePipeline pipeline, KafkaPartitionTable partitions, KafkaConnectionStatus connection, KafkaFlowControl flow, CancellationToken abandon,
-    KafkaValueCapture values) : IKafkaRecordHandler
+    KafkaKeyCapture keys, KafkaValueCapture values, string? onlyTopic) : IKafkaRecordHandler
 {
     private readonly KafkaHeadersView _headers = new();
 
@@ -21,7 +25,7 @@ internal sealed class KafkaRecordHandler(
     {
         connection.RecordContact();
         var message = result.Message;
-        var topic = result.Topic;
+        var topic = KafkaConsumeFields.TopicOf(result, onlyTopic);
         var partition = result.Partition.Value;
         var state = partitions.Get(topic, partition, out var epoch);
         var position = new ItemPosition(state.Origin, partition, result.Offset.Value, epoch, state.Topic);
@@ -30,13 +34,15 @@ internal sealed class KafkaRecordHandler(
         var headers = message.Headers is { Count: > 0 } present ? present : null;
         _headers.Headers = headers;
 
-        // A captured value is in the capture's reused buffer: the mapper copies a put's body into a
-        // pooled array. Another array is the record's own: a put keeps it, no copy.
-        var captured = values.TryTake(value, out var body);
-        var incoming = IncomingMessage.FromKafka(topic, key, key is not null, captured ? body : value, value is null, headers is null ? null : _headers);
-        var item = pipeline.Map(incoming, _headers, captured ? default : value, position);
+        // A captured value is a pooled array the item takes over (one copy out of librdkafka's buffer, none
+        // here). Another array is the record's own: a put keeps it, no copy. The key is read from the key
+        // capture's reused buffer while the record is mapped.
+        var captured = values.TryTake(value, out var pooled, out var length);
+        ReadOnlyMemory<byte> body = captured ? pooled.AsMemory(0, length) : value;
+        var incoming = IncomingMessage.FromKafka(topic, keys.Read(key), key is not null, body.Span, value is null, headers is null ? null : _headers);
+        var item = pipeline.Map(incoming, _headers, body, position, pooled);
         _headers.Headers = null;
-        values.Trim();
+        keys.Trim();
         try
         {
             flow.WaitFor(consumer, pipeline.AddAsync(item, abandon));
@@ -44,7 +50,7 @@ internal sealed class KafkaRecordHandler(
         catch
         {
             // Not taken: read it again rather than let a later offset become durable past it.
-            consumer.Seek(result.TopicPartitionOffset);
+            consumer.Seek(new TopicPartitionOffset(topic, result.Partition, result.Offset));
             throw;
         }
     }

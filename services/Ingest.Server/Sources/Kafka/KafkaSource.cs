@@ -36,6 +36,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private readonly KafkaPartitionTable _partitions;
     private readonly KafkaConnectionStatus _connection = new();
     private readonly KafkaFlowControl _flow;
+    private readonly KafkaKeyCapture _keys = new();
     private readonly KafkaValueCapture _values = new();
     private readonly KafkaRebalanceHandler _rebalance;
     private readonly KafkaReset _reset;
@@ -45,6 +46,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
     private readonly KafkaGroupWatch _watch;
     private readonly string _group;
     private readonly string _clientId;
+    private readonly string? _onlyTopic;
     private KafkaConsumeLoop? _loop;
     private int _disposed;
 
@@ -65,13 +67,14 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         _pipeline = new SourcePipeline(name, Kind, Rules, Script, store, batching, _partitions, this, loggers, time);
         var offsets = new KafkaOffsetStorer(name, _partitions, _logger);
         _housekeeping = new KafkaHousekeeping(offsets, new KafkaWatermarkRefresher(_partitions));
-        _flow = new KafkaFlowControl(name, _connection, _housekeeping, _logger);
+        _onlyTopic = KafkaConsumeFields.OnlyTopic(options.Topics);
+        _flow = new KafkaFlowControl(name, _connection, _housekeeping, _logger, onlyTopic: _onlyTopic);
         cluster ??= new ClusterOptions();
         _cluster = cluster;
         _group = NodeIdentity.SourceGroup(options.GroupId, cluster);
         _clientId = options.Settings.TryGetValue("client.id", out var ownClientId) ? ownClientId : NodeIdentity.ClientId(cluster, name);
         _watch = new KafkaGroupWatch(name, options, _group, _clientId, _logger);
-        _records = new KafkaRecordHandler(_pipeline, _partitions, _connection, _flow, _shutdown.Abandoning, _values);
+        _records = new KafkaRecordHandler(_pipeline, _partitions, _connection, _flow, _shutdown.Abandoning, _keys, _values, _onlyTopic);
         _rebalance = new KafkaRebalanceHandler(
             name, store, _partitions, _pipeline.Writer, offsets, _flow, _connection, _watch, StartWithoutPosition(options), _shutdown.Abandoning, _shutdown.DrainGivenUp, _logger);
         _reset = new KafkaReset(name, store, _partitions, _pipeline.Writer, new KafkaOffsetResolver(name, options.Topics), _shutdown.DrainGivenUp, _logger);
@@ -248,6 +251,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
             AutoCommitIntervalMs = 1_000,
         };
         KafkaClientSettings.Apply(config, _options.BootstrapServers!, _options.Settings);
+        KafkaConsumeFields.Apply(config, _onlyTopic);
         config.GroupId = _group;
 
         // Names this source to the group's other members and to lag tools (docs/cluster.md, "No silent split").
@@ -266,7 +270,7 @@ public sealed partial class KafkaSource : IngestSource, IBatchAcknowledger
         config.EnableAutoOffsetStore = false;
         config.EnableAutoCommit = true;
         return new ConsumerBuilder<byte[]?, byte[]?>(config)
-            .SetKeyDeserializer(Deserializers.ByteArray)
+            .SetKeyDeserializer(_keys)
             .SetValueDeserializer(_values)
             .SetPartitionsAssignedHandler(_rebalance.OnAssigned)
             .SetPartitionsRevokedHandler(_rebalance.OnRevoked)

@@ -16,12 +16,19 @@ internal static class IngestItemMapper
     /// <param name="rules">The source's mapping rules.</param>
     /// <param name="headers">The message's headers for a dead letter's envelope.</param>
     /// <param name="ownedBody">
-    /// The body, if the caller hands it over (Kafka's per-record array): a put keeps it. Otherwise
+    /// The body, if the caller hands it over (the Kafka value capture's pooled array, with <paramref name="pooledBody"/>;
+    /// a cluster record's or a replayed envelope's own array): a put keeps it. Otherwise
     /// (empty) the put's body is copied into a rented array, returned by <see cref="IngestItem.ReturnRented()"/>.
     /// </param>
     /// <param name="position">Where the message came from.</param>
+    /// <param name="pooledBody">
+    /// The <see cref="PayloadPool"/> array behind <paramref name="ownedBody"/>, when the caller rented it (the Kafka
+    /// source's value capture): a put keeps it as its <see cref="IngestItem.Rented"/> array, with no copy; any other
+    /// item returns it at once (a dead letter's envelope is a copy).
+    /// </param>
     public static IngestItem Map<THeaders>(
-        in IncomingMessage message, MappingRules rules, in THeaders headers, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
+        in IncomingMessage message, MappingRules rules, in THeaders headers, ReadOnlyMemory<byte> ownedBody, in ItemPosition position,
+        byte[]? pooledBody = null)
         where THeaders : IEnvelopeHeaders
     {
         string reason;
@@ -30,9 +37,13 @@ internal static class IngestItemMapper
             var mapped = MessageMapper.Map(message, rules);
             if (!mapped.IsDeadLetter)
             {
-                return mapped.Operation == IngestOperation.Delete
-                    ? new IngestItem(IngestItemKind.Delete, mapped.Id, mapped.Collection, default, null, position)
-                    : Put(mapped.Id, mapped.Collection, mapped.Body, ownedBody, position) with { BodyValidated = true };
+                if (mapped.Operation == IngestOperation.Delete)
+                {
+                    ReturnPooled(pooledBody);
+                    return new IngestItem(IngestItemKind.Delete, mapped.Id, mapped.Collection, default, null, position);
+                }
+
+                return Put(mapped.Id, mapped.Collection, mapped.Body, ownedBody, position, pooledBody) with { BodyValidated = true };
             }
 
             reason = mapped.DeadLetterMessage;
@@ -43,6 +54,7 @@ internal static class IngestItemMapper
         }
 
         var payload = DeadLetterPayload.Encode(message, headers, ref reason);
+        ReturnPooled(pooledBody);
         return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position);
     }
 
@@ -94,7 +106,14 @@ internal static class IngestItemMapper
     /// writer checks it again and the dead letter's reason is the one it always was (a body too large
     /// or not UTF-8 is named so before it is called not JSON).
     /// </summary>
-    public static IngestItem Defer<THeaders>(in IncomingMessage message, in THeaders headers, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
+    /// <remarks>
+    /// The body is kept without a copy when the caller hands it over (<paramref name="pooledBody"/> or
+    /// <paramref name="ownedBody"/>); a body the client only lends is copied once into a <see cref="PayloadPool"/>
+    /// array. Either way the item's <see cref="IngestItem.Rented"/> array goes through the transform with it and
+    /// back to the pool once the batch is durable.
+    /// </remarks>
+    public static IngestItem Defer<THeaders>(
+        in IncomingMessage message, in THeaders headers, ReadOnlyMemory<byte> ownedBody, in ItemPosition position, byte[]? pooledBody = null)
         where THeaders : IEnvelopeHeaders
     {
         IReadOnlyList<KeyValuePair<string, byte[]>>? envelopeHeaders;
@@ -106,25 +125,35 @@ internal static class IngestItemMapper
         {
             var reason = $"could not be transformed: its headers could not be read ({ex.GetType().Name}: {ex.Message})";
             var payload = DeadLetterPayload.Encode(message, headers, ref reason);
+            ReturnPooled(pooledBody);
             return new IngestItem(IngestItemKind.DeadLetter, null, null, payload, reason, position);
         }
 
         var captured = new SourceMessage(
             message.Destination, message.HasKey ? message.Key.ToArray() : null, message.MessageId, envelopeHeaders, message.IsTombstone);
         var bodyChecked = !message.IsTombstone && Utf8Validation.IndexOfInvalid(message.Body) < 0 && Utf8JsonToJsValue.IsOneValue(message.Body);
-        return new IngestItem(
-            IngestItemKind.AwaitingTransform, null, null, message.IsTombstone ? default : Stable(message.Body, ownedBody), null, position,
-            BodyValidated: bodyChecked, Message: captured);
+        if (message.IsTombstone)
+        {
+            ReturnPooled(pooledBody);
+            return new IngestItem(IngestItemKind.AwaitingTransform, null, null, default, null, position, BodyValidated: bodyChecked, Message: captured);
+        }
+
+        var kept = Put(null, null, message.Body, ownedBody, position, pooledBody);
+        return kept with { Kind = IngestItemKind.AwaitingTransform, BodyValidated = bodyChecked, Message = captured };
     }
 
-    /// <summary>Runs the transform of an item <see cref="Defer"/> made: as <see cref="Transform"/>, the item's telemetry kept. Never throws for a message.</summary>
+    /// <summary>
+    /// Runs the transform of an item <see cref="Defer"/> made: as <see cref="Transform"/>, the item's telemetry and its
+    /// pooled body (<see cref="IngestItem.Rented"/>, which the result's payload or operations may still read) kept.
+    /// Never throws for a message.
+    /// </summary>
     public static IngestItem TransformAwaiting(in IngestItem item, SourceScript script, string source, bool fromKafka, MappingRules rules)
     {
         var captured = item.Message!;
         var message = new IncomingMessage(
             captured.Destination, captured.Key, captured.Key is not null, captured.MessageId, item.Payload.Span, captured.IsTombstone, headers: null);
         var transformed = Transform(message, script, source, fromKafka, rules, new EnvelopeHeaderList(captured.Headers), item.Payload, item.Position, item.BodyValidated);
-        return transformed with { Producer = item.Producer };
+        return transformed with { Producer = item.Producer, Rented = item.Rented };
     }
 
     // The operations, or null and why the message is a dead letter.
@@ -170,25 +199,38 @@ internal static class IngestItemMapper
         }
     }
 
+    private static void ReturnPooled(byte[]? pooledBody)
+    {
+        if (pooledBody is not null)
+        {
+            PayloadPool.Bodies.Return(pooledBody);
+        }
+    }
+
     /// <summary>The body as memory that stays unchanged: the caller's own array, else a copy (the client reuses its buffer).</summary>
     private static ReadOnlyMemory<byte> Stable(ReadOnlySpan<byte> body, ReadOnlyMemory<byte> ownedBody) =>
         !ownedBody.IsEmpty && body.Length == ownedBody.Length && body.Overlaps(ownedBody.Span) ? ownedBody : body.ToArray();
 
-    private static IngestItem Put(string? id, string? collection, ReadOnlySpan<byte> body, ReadOnlyMemory<byte> ownedBody, in ItemPosition position)
+    private static IngestItem Put(
+        string? id, string? collection, ReadOnlySpan<byte> body, ReadOnlyMemory<byte> ownedBody, in ItemPosition position, byte[]? pooledBody = null)
     {
         if (!ownedBody.IsEmpty && body.Length == ownedBody.Length && body.Overlaps(ownedBody.Span))
         {
-            return new IngestItem(IngestItemKind.Put, id, collection, ownedBody, null, position);
+            // The caller's array (a pooled one comes back with the item's batch): no copy.
+            return new IngestItem(IngestItemKind.Put, id, collection, ownedBody, null, position, pooledBody);
         }
 
         if (body.IsEmpty)
         {
+            ReturnPooled(pooledBody);
             return new IngestItem(IngestItemKind.Put, id, collection, default, null, position);
         }
 
-        // The client's buffer is only valid while its handler runs; the batch outlives it.
+        // The client's buffer is only valid while its handler runs; the batch outlives it. (A pooled body that is not
+        // the whole of what is kept goes back only after the copy: the body may lie in it.)
         var rented = PayloadPool.Bodies.Rent(body.Length);
         body.CopyTo(rented);
+        ReturnPooled(pooledBody);
         return new IngestItem(
             IngestItemKind.Put, id, collection, rented.AsMemory(0, body.Length), null, position, rented);
     }

@@ -90,6 +90,36 @@ public sealed class KafkaFlowControlTests
     }
 
     [Fact]
+    public void Records_that_name_no_topic_are_rewound_on_the_sources_only_topic()
+    {
+        var consumer = new ScriptedConsumer(new TopicPartition("t", 0), new TopicPartition("t", 1));
+        consumer.Deliver(null, 0, 7);
+        consumer.Deliver(null, 1, 3);
+        var flow = new KafkaFlowControl("src", _connection, Housekeeping(), NullLogger.Instance, Soon, onlyTopic: "t");
+
+        WaitUntilThenTake(flow, consumer, () => consumer.Polls >= 4);
+
+        var seeks = consumer.Calls.Where(static c => c.StartsWith("seek", StringComparison.Ordinal)).Order(StringComparer.Ordinal).ToList();
+        Assert.Equal(["seek t[0]@7", "seek t[1]@3"], seeks);
+    }
+
+    [Fact]
+    public void A_source_reads_topic_names_only_when_it_may_read_more_than_one_topic()
+    {
+        Assert.Equal("orders", KafkaConsumeFields.OnlyTopic(["orders"]));
+        Assert.Null(KafkaConsumeFields.OnlyTopic(["orders", "refunds"]));
+        Assert.Null(KafkaConsumeFields.OnlyTopic(["^orders-.*"]));
+        var one = new ConsumerConfig();
+        var several = new ConsumerConfig();
+
+        KafkaConsumeFields.Apply(one, "orders");
+        KafkaConsumeFields.Apply(several, onlyTopic: null);
+
+        Assert.Equal("headers", one.Get(ConfigPropertyNames.Consumer.ConsumeResultFields));
+        Assert.Equal("headers,topic", several.Get(ConfigPropertyNames.Consumer.ConsumeResultFields));
+    }
+
+    [Fact]
     public void A_rebalance_during_the_pause_pauses_the_new_assignment_and_drops_the_rewinds_of_released_partitions()
     {
         var consumer = new ScriptedConsumer(new TopicPartition("t", 0), new TopicPartition("t", 1));

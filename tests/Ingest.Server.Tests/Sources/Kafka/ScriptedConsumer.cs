@@ -1,4 +1,5 @@
 using Confluent.Kafka;
+using Ingest.Server.Sources.Kafka;
 
 namespace Ingest.Server.Tests.Sources.Kafka;
 
@@ -53,8 +54,8 @@ internal sealed class ScriptedConsumer : IConsumer<byte[]?, byte[]?>
         }
     }
 
-    /// <summary>The next poll returns this record.</summary>
-    public void Deliver(string topic, int partition, long offset, bool endOfPartition = false) =>
+    /// <summary>The next poll returns this record; a null topic, as a consumer asked for headers only returns it (<see cref="KafkaConsumeFields"/>).</summary>
+    public void Deliver(string? topic, int partition, long offset, bool endOfPartition = false) =>
         Then(() => new ConsumeResult<byte[]?, byte[]?>
         {
             TopicPartitionOffset = new TopicPartitionOffset(topic, partition, offset),
