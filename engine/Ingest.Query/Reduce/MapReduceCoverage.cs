@@ -52,20 +52,25 @@ internal static class MapReduceCoverage
     {
         skipped = null;
         var skippedCloseness = -1;
-        if (!MayCover(query))
+        var exact = MayCover(query);
+        if (!exact && !MapReduceReaggregation.MayReaggregate(query))
         {
             return null;
         }
 
+        var candidates = new List<IndexDefinition>();
         foreach (var status in statuses.OrderBy(s => s.Definition.Name, StringComparer.Ordinal))
         {
             var definition = status.Definition;
-            if (definition.Reduce is null || status.State == IndexState.Errored
-                || definition.Collections is not [var collection] || !string.Equals(collection, query.Source.Name, StringComparison.Ordinal))
+            if (definition.Reduce is not null && status.State != IndexState.Errored
+                && definition.Collections is [var collection] && string.Equals(collection, query.Source.Name, StringComparison.Ordinal))
             {
-                continue;
+                candidates.Add(definition);
             }
+        }
 
+        foreach (var definition in exact ? candidates : [])
+        {
             var covered = TryCover(query, definition, parameters, out var reason, out var closeness);
             if (covered != null)
             {
@@ -79,7 +84,48 @@ internal static class MapReduceCoverage
             }
         }
 
+        // No index holds the query's groups as they are: one whose groups combine into them (MapReduceReaggregation).
+        // The one with the fewest keys the query leaves out, then the widest time buckets: the fewest groups to read.
+        ReaggregationPlan? best = null;
+        var skippedCombining = (string?)null;
+        foreach (var definition in candidates)
+        {
+            var plan = MapReduceReaggregation.TryPlan(query, definition, parameters, out var reason);
+            if (plan is null)
+            {
+                skippedCombining ??= $"map-reduce index '{definition.Name}' not used: {reason}";
+                continue;
+            }
+
+            if (best is null || Rank(plan).CompareTo(Rank(best)) < 0)
+            {
+                best = plan;
+            }
+        }
+
+        if (best is not null)
+        {
+            var source = new QuerySource(QuerySourceKind.Index, best.Definition.Name, query.Source.Position);
+            return new CoveredQuery(new ParsedQuery(source, null, [], [], [], null, null), best.Definition.Name, best.Reason) { Plan = best };
+        }
+
+        skipped ??= skippedCombining;
         return null;
+    }
+
+    private static (int LeftOut, long NegativeWidth) Rank(ReaggregationPlan plan)
+    {
+        var keys = plan.Definition.Reduce!.GroupBy;
+        var widest = 0L;
+        foreach (var key in keys)
+        {
+            if (key.Interval != null)
+            {
+                widest = Math.Max(widest, TimeInterval.Parse(key.Interval, default).BucketWidthTicks);
+            }
+        }
+
+        return (keys.Count - plan.KeySources.Length, -widest);
     }
 
     private static CoveredQuery? TryCover(ParsedQuery query, IndexDefinition definition, QueryParameters parameters, out string reason, out int closeness)
