@@ -160,7 +160,7 @@ public sealed class QueryEngine : IAsyncDisposable
 
         // A group by that a map-reduce index answers exactly as query-time aggregation would reads its group rows instead,
         // or combines them (a coarser time bucket, fewer keys, a facet, a time range); aggregated rows take no token.
-        var covered = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, out _);
+        var covered = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, GroupCount, out _);
         if (covered is { Plan: not null } && continuation != null)
         {
             covered = null;
@@ -260,7 +260,7 @@ public sealed class QueryEngine : IAsyncDisposable
         var query = QueryParser.Parse(text);
         var bound = new QueryParameters(parameters);
         string? skipped = null;
-        var covered = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, out skipped);
+        var covered = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, GroupCount, out skipped);
         query = covered?.Query ?? query;
         var source = await ChooseAsync(query, bound, mayCreate, ct).ConfigureAwait(false);
         QueryPlan plan;
@@ -279,6 +279,13 @@ public sealed class QueryEngine : IAsyncDisposable
         }
 
         return (source.Name, WithMapReduce(plan, covered, skipped));
+    }
+
+    /// <summary>A map-reduce index's groups now (the number of entries of a tree: no walk), 0 when it cannot be read.</summary>
+    private long GroupCount(string index)
+    {
+        using var reader = Indexes.BeginRead(index);
+        return reader?.GroupCount ?? 0;
     }
 
     /// <summary>

@@ -48,7 +48,8 @@ internal static class MapReduceCoverage
     /// says why a map-reduce index of the collection did not, preferring one with the query's group keys (null when there
     /// is none or the query is not a group by).
     /// </summary>
-    public static CoveredQuery? TryCover(ParsedQuery query, IReadOnlyList<IndexStatus> statuses, QueryParameters parameters, out string? skipped)
+    /// <param name="groupCount">An index's number of groups, to prefer, among indexes whose groups combine into the query's, the one with the fewest.</param>
+    public static CoveredQuery? TryCover(ParsedQuery query, IReadOnlyList<IndexStatus> statuses, QueryParameters parameters, Func<string, long> groupCount, out string? skipped)
     {
         skipped = null;
         var skippedCloseness = -1;
@@ -84,9 +85,10 @@ internal static class MapReduceCoverage
             }
         }
 
-        // No index holds the query's groups as they are: one whose groups combine into them (MapReduceReaggregation).
-        // The one with the fewest keys the query leaves out, then the widest time buckets: the fewest groups to read.
+        // No index holds the query's groups as they are: one whose groups combine into them (MapReduceReaggregation),
+        // the one with the fewest groups (a range reads about the same share of each), then by name.
         ReaggregationPlan? best = null;
+        var bestGroups = long.MaxValue;
         var skippedCombining = (string?)null;
         foreach (var definition in candidates)
         {
@@ -97,9 +99,10 @@ internal static class MapReduceCoverage
                 continue;
             }
 
-            if (best is null || Rank(plan).CompareTo(Rank(best)) < 0)
+            var groups = groupCount(definition.Name);
+            if (best is null || groups < bestGroups)
             {
-                best = plan;
+                (best, bestGroups) = (plan, groups);
             }
         }
 
@@ -111,21 +114,6 @@ internal static class MapReduceCoverage
 
         skipped ??= skippedCombining;
         return null;
-    }
-
-    private static (int LeftOut, long NegativeWidth) Rank(ReaggregationPlan plan)
-    {
-        var keys = plan.Definition.Reduce!.GroupBy;
-        var widest = 0L;
-        foreach (var key in keys)
-        {
-            if (key.Interval != null)
-            {
-                widest = Math.Max(widest, TimeInterval.Parse(key.Interval, default).BucketWidthTicks);
-            }
-        }
-
-        return (keys.Count - plan.KeySources.Length, -widest);
     }
 
     private static CoveredQuery? TryCover(ParsedQuery query, IndexDefinition definition, QueryParameters parameters, out string reason, out int closeness)
