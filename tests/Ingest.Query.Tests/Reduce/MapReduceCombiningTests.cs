@@ -164,6 +164,7 @@ public sealed class MapReduceCombiningTests
             ["to"] = JsonSerializer.SerializeToElement(at),
         };
         var (expected, actual, index2, plan) = await BothAsync(host, "from Orders where OrderedAt between $from and $to select count(), sum(Total)", parameters);
+        _output.WriteLine($"index {index2}\nexplain {JsonSerializer.Serialize(plan.Steps)}\nresults {actual}");
         Assert.Equal("[{\"count()\":2,\"sum(Total)\":30}]", expected);
         Assert.Equal(expected, actual);
         Assert.StartsWith("Orders/", index2, StringComparison.Ordinal);
