@@ -28,6 +28,7 @@ namespace Ingest.Query.Reduce;
 /// edges (at most one partial bucket at each end, such as the instant <c>$to</c> itself, which <c>between</c>
 /// includes) are aggregated at query time over the same index's map part and merged in. A range inside one bucket is
 /// all edge. Nothing is ever approximated: what cannot be answered so is answered at query time.
+/// Over 300 lines: every rule, with the reason explain gives when it fails, is here, as MapReduceCoverage keeps its own.
 /// </summary>
 internal static class MapReduceReaggregation
 {

@@ -11,6 +11,7 @@ namespace Ingest.Query.Reduce;
 /// greatest value; per facet a count per value. Rows are written as query-time aggregation writes them: ordered by the
 /// query's order by (values that may be missing, avg/min/max of no value, last both ways), then by keys ascending
 /// (strings in UTF-8 byte order, the index's term order); facet values by descending count, then value.
+/// Over 300 lines: folding (from groups and from edge rows), ordering and writing share one slot layout, kept in one place.
 /// </summary>
 internal sealed class ReaggregatedGroups
 {
@@ -371,39 +372,4 @@ internal sealed class ReaggregatedGroups
         JsonValueKind.String when isTime => value.GetDateTime().ToUniversalTime(),
         _ => value.GetString(),
     };
-
-    /// <summary>Equality of key tuples by value (strings ordinal, DateTime, bool).</summary>
-    private sealed class KeyTupleComparer : IEqualityComparer<object?[]>
-    {
-        public static readonly KeyTupleComparer Instance = new();
-
-        public bool Equals(object?[]? x, object?[]? y)
-        {
-            if (x is null || y is null || x.Length != y.Length)
-            {
-                return x is null && y is null;
-            }
-
-            for (var i = 0; i < x.Length; i++)
-            {
-                if (!object.Equals(x[i], y[i]))
-                {
-                    return false;
-                }
-            }
-
-            return true;
-        }
-
-        public int GetHashCode(object?[] obj)
-        {
-            var hash = new HashCode();
-            foreach (var value in obj)
-            {
-                hash.Add(value);
-            }
-
-            return hash.ToHashCode();
-        }
-    }
 }
