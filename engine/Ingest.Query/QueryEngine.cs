@@ -158,11 +158,15 @@ public sealed class QueryEngine : IAsyncDisposable
         var bound = new QueryParameters(parameters);
         var continuation = options.Continuation;
 
-        // A group by that a map-reduce index answers exactly as query-time aggregation would reads its group rows instead.
-        if (Reduce.MapReduceCoverage.MayCover(query))
+        // A group by that a map-reduce index answers exactly as query-time aggregation would reads its group rows instead,
+        // or combines them (a coarser time bucket, fewer keys, a facet, a time range); aggregated rows take no token.
+        var covered = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, GroupCount, out _);
+        if (covered is { Plan: not null } && continuation != null)
         {
-            query = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, out _)?.Query ?? query;
+            covered = null;
         }
+
+        query = covered?.Query ?? query;
 
         // A second attempt covers an index deleted or rebuilt between the choice and the read (an idle automatic index
         // swept, a definition swapped in).
@@ -209,7 +213,7 @@ public sealed class QueryEngine : IAsyncDisposable
             }
 
             var definition = status.Definition;
-            var prepared = _executor.Prepare(query, definition, bound, continuation);
+            var prepared = covered?.Plan is { } plan ? PrepareCombined(plan, definition, bound) : _executor.Prepare(query, definition, bound, continuation);
             var reader = Indexes.BeginRead(source.Name);
             if (reader is null || !ReadsDefinition(source.Name, definition))
             {
@@ -256,7 +260,7 @@ public sealed class QueryEngine : IAsyncDisposable
         var query = QueryParser.Parse(text);
         var bound = new QueryParameters(parameters);
         string? skipped = null;
-        var covered = Reduce.MapReduceCoverage.MayCover(query) ? Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, out skipped) : null;
+        var covered = Reduce.MapReduceCoverage.TryCover(query, Indexes.GetStatuses(), bound, GroupCount, out skipped);
         query = covered?.Query ?? query;
         var source = await ChooseAsync(query, bound, mayCreate, ct).ConfigureAwait(false);
         QueryPlan plan;
@@ -268,13 +272,35 @@ public sealed class QueryEngine : IAsyncDisposable
 
         var status = Indexes.GetStatus(source.Name) ?? throw NoSuchIndex(query, source.Name);
         ThrowIfErrored(status);
-        var prepared = _executor.Prepare(query, status.Definition, bound, null);
+        var prepared = covered?.Plan is { } combine ? PrepareCombined(combine, status.Definition, bound) : _executor.Prepare(query, status.Definition, bound, null);
         using (var reader = Indexes.BeginRead(source.Name))
         {
             plan = _executor.Explain(prepared, reader is not null && ReadsDefinition(source.Name, status.Definition) ? reader : null, ct);
         }
 
         return (source.Name, WithMapReduce(plan, covered, skipped));
+    }
+
+    /// <summary>A map-reduce index's groups now (the number of entries of a tree: no walk), 0 when it cannot be read.</summary>
+    private long GroupCount(string index)
+    {
+        using var reader = Indexes.BeginRead(index);
+        return reader?.GroupCount ?? 0;
+    }
+
+    /// <summary>
+    /// Combines <paramref name="plan"/>'s index's groups; planned again when the index's definition changed since the
+    /// plan was made (a rebuild swapped in), and unavailable when the new one no longer combines into the query's groups.
+    /// </summary>
+    private PreparedQuery PrepareCombined(Reduce.ReaggregationPlan plan, IndexDefinition definition, QueryParameters bound)
+    {
+        if (!ReferenceEquals(plan.Definition, definition) && !plan.Definition.Equals(definition))
+        {
+            plan = Reduce.MapReduceReaggregation.TryPlan(plan.Query, definition, bound, out _)
+                ?? throw new QueryUnavailableException("Index busy", $"Index '{definition.Name}' changed while the query started; try again.");
+        }
+
+        return _executor.PrepareCombined(plan, bound);
     }
 
     /// <summary>The plan with a first step saying which map-reduce index answers a group by and why, or why one that exists does not.</summary>

@@ -121,6 +121,30 @@ public sealed class GroupCursor
         };
     }
 
+    /// <summary>
+    /// Aggregate <paramref name="aggregate"/>'s n for the current group: documents with a value of its field (count of a
+    /// field, sum, avg, min, max), documents (count()), distinct values (countDistinct). With <see cref="GetSum"/> it lets
+    /// a query combine groups (an average of several groups is their sums over their counts).
+    /// </summary>
+    public long GetValueCount(int aggregate)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)aggregate, (uint)_plan.AggregateCount, nameof(aggregate));
+        return ReduceLayout.ReadInt64(_cursor.Value[(ReduceLayout.RecordHeaderSize + (ReduceLayout.AggregateSize * aggregate))..]);
+    }
+
+    /// <summary>The sum a sum or avg aggregate keeps for the current group (0 when no document has a value).</summary>
+    /// <exception cref="InvalidOperationException">The aggregate is not a sum or avg.</exception>
+    public double GetSum(int aggregate)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)aggregate, (uint)_plan.AggregateCount, nameof(aggregate));
+        if (_plan.AggregateKinds[aggregate] is not (AggregateKind.Sum or AggregateKind.Avg))
+        {
+            throw new InvalidOperationException("Only a sum or avg aggregate keeps a sum.");
+        }
+
+        return BinaryPrimitives.ReadDoubleLittleEndian(_cursor.Value[(ReduceLayout.RecordHeaderSize + (ReduceLayout.AggregateSize * aggregate) + 8)..]);
+    }
+
     private bool Decode()
     {
         var key = _cursor.Key;

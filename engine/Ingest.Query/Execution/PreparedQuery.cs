@@ -65,4 +65,7 @@ public sealed class PreparedQuery
 
     /// <summary><c>from index 'X'</c> on a map-reduce index: its group rows (Reduce/).</summary>
     internal Reduce.GroupRowQuery? GroupRows { get; set; }
+
+    /// <summary>A collection aggregation answered by combining a map-reduce index's groups (Reduce/).</summary>
+    internal Reduce.ReaggregatedQuery? Reaggregation { get; set; }
 }

@@ -84,6 +84,17 @@ public sealed partial class QueryExecutor
         return prepared;
     }
 
+    /// <summary>A collection aggregation answered by combining a map-reduce index's groups (<see cref="Reduce.ReaggregatedQuery"/>).</summary>
+    internal PreparedQuery PrepareCombined(Reduce.ReaggregationPlan plan, QueryParameters parameters)
+    {
+        var prepared = new PreparedQuery(plan.Query, plan.Definition, plan.Definition.Name) { DefinitionFingerprint = DefinitionFingerprintOf(plan.Definition) };
+        var combined = new Reduce.ReaggregatedQuery(plan, this, parameters);
+        prepared.Reaggregation = combined;
+        prepared.Shape = plan.Aggregation.IsFacets ? QueryResultShape.Facets : QueryResultShape.Aggregates;
+        prepared.Columns = combined.OutputColumns;
+        return prepared;
+    }
+
     /// <summary>
     /// A query that matches nothing, for <paramref name="reason"/>: no index is read or made; it answers its shape
     /// (the documents, or a projection's columns) with no rows.
@@ -120,7 +131,7 @@ public sealed partial class QueryExecutor
         }
 
         ArgumentNullException.ThrowIfNull(reader);
-        if (prepared.GroupRows != null)
+        if (prepared.GroupRows != null || prepared.Reaggregation != null)
         {
             return new QueryResults(this, prepared, reader, _store.BeginRead(), null, null, [], 0, ct);
         }
@@ -224,6 +235,11 @@ public sealed partial class QueryExecutor
         if (prepared.GroupRows != null)
         {
             return new QueryPlan(prepared.SourceName, [new QueryPlanStep("map-reduce-groups", prepared.GroupRows.Describe(), reader?.GroupCount, [])]);
+        }
+
+        if (prepared.Reaggregation != null)
+        {
+            return new QueryPlan(prepared.SourceName, [new QueryPlanStep("map-reduce-combine", prepared.Reaggregation.Describe(), reader?.GroupCount, [])]);
         }
 
         if (prepared.IsCollectionScan)

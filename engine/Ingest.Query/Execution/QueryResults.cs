@@ -97,6 +97,10 @@ public sealed class QueryResults : IDisposable
         {
             (TotalResults, _written, Continuation) = _prepared.GroupRows.Write(_index!, _prepared, writer, _ct.CanBeCanceled ? _ct : ct);
         }
+        else if (_prepared.Reaggregation != null)
+        {
+            (TotalResults, _written) = _prepared.Reaggregation.Write(_index!, writer, _ct.CanBeCanceled ? _ct : ct);
+        }
         else if (_prepared.Aggregation != null)
         {
             TotalResults = _prepared.Aggregation.Write(_index!, CollectionsMarshal.AsSpan(_matches), ColumnField, CollectionsMarshal.AsSpan(ColumnKeys), writer, _ct.CanBeCanceled ? _ct : ct);

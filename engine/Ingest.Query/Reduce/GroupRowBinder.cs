@@ -59,7 +59,7 @@ internal static class GroupRowBinder
         return new GroupRowQuery(columns, select, order, where);
     }
 
-    private static List<GroupColumn> Columns(IndexDefinition definition)
+    internal static List<GroupColumn> Columns(IndexDefinition definition)
     {
         var reduce = definition.Reduce!;
         var columns = new List<GroupColumn>();
@@ -88,7 +88,7 @@ internal static class GroupRowBinder
         return columns;
     }
 
-    private static GroupCondition BindCondition(QueryFilter filter, List<GroupColumn> columns, IndexDefinition definition, QueryParameters parameters)
+    internal static GroupCondition BindCondition(QueryFilter filter, List<GroupColumn> columns, IndexDefinition definition, QueryParameters parameters)
     {
         switch (filter)
         {

@@ -48,24 +48,30 @@ internal static class MapReduceCoverage
     /// says why a map-reduce index of the collection did not, preferring one with the query's group keys (null when there
     /// is none or the query is not a group by).
     /// </summary>
-    public static CoveredQuery? TryCover(ParsedQuery query, IReadOnlyList<IndexStatus> statuses, QueryParameters parameters, out string? skipped)
+    /// <param name="groupCount">An index's number of groups, to prefer, among indexes whose groups combine into the query's, the one with the fewest.</param>
+    public static CoveredQuery? TryCover(ParsedQuery query, IReadOnlyList<IndexStatus> statuses, QueryParameters parameters, Func<string, long> groupCount, out string? skipped)
     {
         skipped = null;
         var skippedCloseness = -1;
-        if (!MayCover(query))
+        var exact = MayCover(query);
+        if (!exact && !MapReduceReaggregation.MayReaggregate(query))
         {
             return null;
         }
 
+        var candidates = new List<IndexDefinition>();
         foreach (var status in statuses.OrderBy(s => s.Definition.Name, StringComparer.Ordinal))
         {
             var definition = status.Definition;
-            if (definition.Reduce is null || status.State == IndexState.Errored
-                || definition.Collections is not [var collection] || !string.Equals(collection, query.Source.Name, StringComparison.Ordinal))
+            if (definition.Reduce is not null && status.State != IndexState.Errored
+                && definition.Collections is [var collection] && string.Equals(collection, query.Source.Name, StringComparison.Ordinal))
             {
-                continue;
+                candidates.Add(definition);
             }
+        }
 
+        foreach (var definition in exact ? candidates : [])
+        {
             var covered = TryCover(query, definition, parameters, out var reason, out var closeness);
             if (covered != null)
             {
@@ -79,6 +85,34 @@ internal static class MapReduceCoverage
             }
         }
 
+        // No index holds the query's groups as they are: one whose groups combine into them (MapReduceReaggregation),
+        // the one with the fewest groups (a range reads about the same share of each), then by name.
+        ReaggregationPlan? best = null;
+        var bestGroups = long.MaxValue;
+        var skippedCombining = (string?)null;
+        foreach (var definition in candidates)
+        {
+            var plan = MapReduceReaggregation.TryPlan(query, definition, parameters, out var reason);
+            if (plan is null)
+            {
+                skippedCombining ??= $"map-reduce index '{definition.Name}' not used: {reason}";
+                continue;
+            }
+
+            var groups = groupCount(definition.Name);
+            if (best is null || groups < bestGroups)
+            {
+                (best, bestGroups) = (plan, groups);
+            }
+        }
+
+        if (best is not null)
+        {
+            var source = new QuerySource(QuerySourceKind.Index, best.Definition.Name, query.Source.Position);
+            return new CoveredQuery(new ParsedQuery(source, null, [], [], [], null, null), best.Definition.Name, best.Reason) { Plan = best };
+        }
+
+        skipped ??= skippedCombining;
         return null;
     }
 
