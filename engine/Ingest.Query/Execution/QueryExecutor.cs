@@ -142,7 +142,7 @@ public sealed partial class QueryExecutor
         try
         {
             documents = _store.BeginRead();
-            var agrees = StoreAgrees(prepared, reader, documents);
+            var agrees = (FirstPageSize(prepared) > 0 || IsIdProjection(prepared)) && StoreAgrees(prepared, reader, documents);
 
             // An unfiltered order by F limit k walks F's terms and never needs every entry (the total is the entry count).
             var walk = prepared.Filter == null && CanWalkTerms(prepared);
