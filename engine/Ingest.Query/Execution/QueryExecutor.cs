@@ -563,8 +563,8 @@ public sealed partial class QueryExecutor
         new($"the continuation token comes from an earlier build of index '{prepared.SourceName}', which has been rebuilt since the first page; run the query again without the token");
 
     /// <summary>
-    /// Once per definition object (a definition is immutable): serializing and hashing it on every query cost more than
-    /// a small query's filter.
+    /// Once per definition object (a definition is immutable): serializing it to JSON and hashing that with SHA-256 on
+    /// every query showed in the profile of the small shapes, for an answer that never changes.
     /// </summary>
     private static ulong DefinitionFingerprintOf(IndexDefinition definition) =>
         (ulong)DefinitionFingerprints.GetValue(definition, static d => BitConverter.ToUInt64(SHA256.HashData(IndexDefinitionJson.ToUtf8(d)), 0));
