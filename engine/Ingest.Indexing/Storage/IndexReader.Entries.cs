@@ -158,6 +158,24 @@ public sealed partial class IndexReader
         return false;
     }
 
+    /// <summary>
+    /// The entry's document id as it was put (UTF-8, pointing into the snapshot's pages: valid while the reader is),
+    /// without the string <see cref="TryGetDocumentId"/> makes.
+    /// </summary>
+    public bool TryReadDocumentId(long entry, out ReadOnlySpan<byte> documentIdUtf8)
+    {
+        documentIdUtf8 = default;
+        if (!TryGetEntryRecord(entry, out var record))
+        {
+            return false;
+        }
+
+        var position = 0;
+        var idLength = (int)VarInt.Read(record, ref position);
+        documentIdUtf8 = record.Slice(position, idLength);
+        return true;
+    }
+
     /// <summary>The entry's document id folded as the "docs" tree keys it (for order by id and for checking a continuation's anchor).</summary>
     public bool TryReadDocumentKey(long entry, out byte[] documentKey)
     {

@@ -69,6 +69,12 @@ public sealed class QueryResults : IDisposable
     internal int ColumnField { get; init; } = -1;
 
     /// <summary>
+    /// A projection of the id alone whose index snapshot agrees with the store's (QueryExecutor.StoreAgrees): each row is
+    /// the entry's id as the index holds it, and no document is read.
+    /// </summary>
+    internal bool IdsFromIndex { get; init; }
+
+    /// <summary>
     /// The size of the match set; a collection scan: the collection's documents. For grouped and faceted queries the
     /// number of rows before offset and limit, and 1 for <c>select count()</c>, known once <see cref="WriteResultsAsync"/> has run.
     /// </summary>
@@ -178,6 +184,20 @@ public sealed class QueryResults : IDisposable
             {
                 _skip--;
                 continue;
+            }
+
+            if (IdsFromIndex)
+            {
+                if (!_index!.TryReadDocumentId(entry, out var idUtf8))
+                {
+                    continue;
+                }
+
+                ResultRowWriter.WriteIds(idUtf8, _prepared.Projection, writer);
+                _written++;
+                _hasLast = true;
+                _last = entry;
+                return true;
             }
 
             if (!_index!.TryGetDocumentId(entry, out var id))

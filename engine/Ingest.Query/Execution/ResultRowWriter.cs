@@ -18,6 +18,18 @@ internal static class ResultRowWriter
         writer.WriteEndObject();
     }
 
+    /// <summary>A projection whose items are all the document id (<c>select Id</c>), from the id's UTF-8 bytes.</summary>
+    public static void WriteIds(ReadOnlySpan<byte> idUtf8, ProjectionItem[] items, Utf8JsonWriter writer)
+    {
+        writer.WriteStartObject();
+        foreach (var item in items)
+        {
+            writer.WriteString(item.Utf8Name, idUtf8);
+        }
+
+        writer.WriteEndObject();
+    }
+
     public static void WriteProjection(in DocumentView document, ProjectionItem[] items, Utf8JsonWriter writer)
     {
         writer.WriteStartObject();
