@@ -88,7 +88,8 @@ internal sealed class BatchDocuments
             }
         }
 
-        // New documents get entries in batch order (ascending with their etags, as before), then their keys in key order.
+        // New documents get entries in the order of their last change (ascending with those etags, as before; a document
+        // changed under two casings of its id is numbered where its last change is), then their keys are put in key order.
         var added = false;
         for (var i = 0; i < count; i++)
         {
