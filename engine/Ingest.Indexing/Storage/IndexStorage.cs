@@ -43,7 +43,7 @@ internal sealed class IndexStorage : IDisposable
     private readonly List<long> _removals = [];
     private readonly List<long> _ids = [];
     private readonly List<long> _merged = [];
-    private readonly Dictionary<string, int> _lastChangeOf = new(StringComparer.Ordinal);
+    private readonly BatchDocuments _documents = new();
     private readonly bool[] _oldNull;
     private readonly bool[] _newNull;
     private readonly FixedSizeTree?[] _columns;
@@ -118,7 +118,7 @@ internal sealed class IndexStorage : IDisposable
         _arena.Bytes.Length + _record.Bytes.Length
         + ((long)(_ops.Capacity + _nullOps.Capacity + _oldTerms.Capacity + _newTerms.Capacity) * Unsafe.SizeOf<PostingOp>())
         + ((long)(_additions.Capacity + _removals.Capacity + _ids.Capacity + _merged.Capacity) * sizeof(long))
-        + (_lastChangeOf.EnsureCapacity(0) * 24L)
+        + _documents.CapacityBytes
         + _groups.CapacityBytes
         + _ordinals.WorkMemoryBytes
         + (_reduce?.WorkMemoryBytes ?? 0);
@@ -248,14 +248,8 @@ internal sealed class IndexStorage : IDisposable
         _arena.Clear();
         _ops.Clear();
         _nullOps.Clear();
-        _lastChangeOf.Clear();
         _ordinals.Clear();
         _reduce?.Clear();
-        for (var i = 0; i < batch.Count; i++)
-        {
-            _lastChangeOf[batch[i].DocumentId] = i;
-        }
-
         using var tx = _env.BeginWrite();
         var meta = tx.CreateTree(IndexLayout.Meta);
         var nextEntry = meta.TryGet(IndexLayout.NextEntryKey, out var next) ? IndexLayout.ReadInt64(next) : 1;
@@ -270,11 +264,12 @@ internal sealed class IndexStorage : IDisposable
         // At least one op and its bytes per new term: grown once, not by doubling through fresh memory (page faults).
         _ops.EnsureCapacity(batch.Terms.Count);
         _arena.Reserve(batch.Terms.ByteCount);
+        _documents.Resolve(batch, docs, ref nextEntry);
         for (var i = 0; i < batch.Count; i++)
         {
-            if (_lastChangeOf[batch[i].DocumentId] == i)
+            if (_documents.EntryOf(i) != 0)
             {
-                CollectEntryChanges(batch, i, entries, docs, ref nextEntry);
+                CollectEntryChanges(batch, i, entries, docs);
             }
         }
 
@@ -336,26 +331,21 @@ internal sealed class IndexStorage : IDisposable
 
     public void Dispose() => _env.Dispose();
 
-    /// <summary>Diffs one document's old and new terms into the batch's ops, and rewrites its entry, id and columns.</summary>
-    private void CollectEntryChanges(IndexBatch batch, int index, Tree entries, Tree docs, ref long nextEntry)
+    /// <summary>
+    /// Diffs one document's old and new terms into the batch's ops, and rewrites its entry and columns (and deletes its
+    /// id; <see cref="BatchDocuments.Resolve"/> found its entry and put a new document's id).
+    /// </summary>
+    private void CollectEntryChanges(IndexBatch batch, int index, Tree entries, Tree docs)
     {
         var change = batch[index];
-        var keyLength = IndexDocumentKey.Write(change.DocumentId, _key);
-        if (keyLength < 0)
-        {
-            throw new ArgumentException($"Document id '{change.DocumentId[..64]}...' is too long for an index key.", nameof(batch));
-        }
-
-        var docKey = _key.AsSpan(0, keyLength);
         Span<byte> entryKey = stackalloc byte[8];
         _oldTerms.Clear();
         _newTerms.Clear();
-        long entry;
-        var existed = docs.TryGet(docKey, out var entryValue);
+        var entry = _documents.EntryOf(index);
+        var existed = _documents.Existed(index);
+        IndexLayout.EntryKey(entry, entryKey);
         if (existed)
         {
-            entry = IndexLayout.ReadInt64(entryValue);
-            IndexLayout.EntryKey(entry, entryKey);
             if (entries.TryGet(entryKey, out var record))
             {
                 EntryRecord.DecodeTerms(record, entry, _arena, _oldTerms, _oldNull);
@@ -371,17 +361,8 @@ internal sealed class IndexStorage : IDisposable
                 Array.Clear(_oldNull);
             }
         }
-        else if (change.IsDelete)
-        {
-            return;
-        }
         else
         {
-            entry = nextEntry++;
-            IndexLayout.EntryKey(entry, entryKey);
-            Span<byte> number = stackalloc byte[8];
-            BinaryPrimitives.WriteInt64LittleEndian(number, entry);
-            docs.Put(docKey, number);
             Array.Clear(_oldNull);
         }
 
@@ -426,7 +407,7 @@ internal sealed class IndexStorage : IDisposable
         if (change.IsDelete)
         {
             entries.Delete(entryKey);
-            docs.Delete(_key.AsSpan(0, IndexDocumentKey.Write(change.DocumentId, _key)));
+            docs.Delete(_documents.KeyOf(index));
         }
         else
         {

@@ -131,6 +131,34 @@ public sealed class IndexStorageTests : IDisposable
     }
 
     [Fact]
+    public void New_documents_are_numbered_in_the_order_of_their_last_change_and_casings_of_one_id_are_one_document()
+    {
+        using var index = IndexStorage.Open(_directory.Path, Definition, Options);
+        using var batch = index.CreateBatch();
+        Put(batch, "orders/9", 1, """{"Tags":["a"]}""");
+        Apply(index, batch);
+        Put(batch, "orders/3", 2, """{"Tags":["b"]}""");
+        Put(batch, "ORDERS/9", 3, """{"Tags":["c"]}""");
+        Put(batch, "orders/1", 4, """{"Tags":["b"]}""");
+        Put(batch, "Orders/3", 5, """{"Tags":["d"]}""");
+        batch.Delete("orders/7", 6);
+        Apply(index, batch);
+
+        // The batch's ids are looked up and put in key order, but a new document's entry follows the batch: the order of
+        // each document's last change (orders/1 at etag 4 before Orders/3 at etag 5), not its key.
+        using var reader = index.BeginRead();
+        Assert.Equal(1, Entry(reader, "orders/9"));
+        Assert.Equal(2, Entry(reader, "orders/1"));
+        Assert.Equal(3, Entry(reader, "orders/3"));
+        Assert.Empty(Lookup(reader, Tags, "a"));
+        Assert.Equal([1L], Lookup(reader, Tags, "c"));
+        Assert.Equal([2L], Lookup(reader, Tags, "b"));
+        Assert.Equal([3L], Lookup(reader, Tags, "d"));
+        Assert.False(reader.TryGetEntry("orders/7", out _));
+        Assert.Equal(3, index.EntryCount);
+    }
+
+    [Fact]
     public void A_term_moves_to_its_own_posting_list_past_the_inline_limit_and_keeps_working()
     {
         using var index = IndexStorage.Open(_directory.Path, Definition, Options, inlineLimit: 4);
