@@ -16,6 +16,16 @@ internal sealed class SourceScript
 {
     public const string Signature = "transform(body, message)";
 
+    // The message argument's properties, in the order scripts have always seen them.
+    private static readonly JsObjectLayout KafkaMessage = new("source", "topic", "partition", "offset", "key", "messageId", "headers");
+    private static readonly JsObjectLayout RabbitMqMessage = new("source", "queue", "key", "messageId", "headers");
+
+    // The operation's property names, made once rather than per read.
+    private static readonly JsString OpName = new("op");
+    private static readonly JsString IdName = new("id");
+    private static readonly JsString CollectionName = new("collection");
+    private static readonly JsString BodyName = new("body");
+
     private readonly ScriptHost _host;
     private readonly Func<JsValue, string, ScriptedOperation> _readOperation;
 
@@ -55,24 +65,25 @@ internal sealed class SourceScript
             throw new ScriptException($"not JSON: the body cannot be given to the transform ({ex.Message})", ex);
         }
 
-        // Data properties defined directly (the object is new: no setters or prototype to consult).
-        var message = new JsObject(host.Engine);
-        message.FastSetDataProperty("source", Shared(ref _source, input.Source));
-        if (input.IsKafka)
-        {
-            message.FastSetDataProperty("topic", Shared(ref _destination, input.Destination));
-            message.FastSetDataProperty("partition", JsNumber.Create(input.Partition));
-            message.FastSetDataProperty("offset", JsNumber.Create(input.Offset));
-        }
-        else
-        {
-            message.FastSetDataProperty("queue", Shared(ref _destination, input.Destination));
-        }
+        // The message as an object of a fixed layout: one hidden class for every message of the
+        // source, values in slots, no property descriptors or dictionary per message.
+        var key = input.Key is null ? JsValue.Null : new JsString(input.Key);
+        var messageId = input.MessageId is null ? JsValue.Null : new JsString(input.MessageId);
+        var headers = Headers(host.Engine, input.Headers);
+        var message = input.IsKafka
+            ? JsObject.Create(
+                host.Engine,
+                KafkaMessage,
+                [Shared(ref _source, input.Source), Shared(ref _destination, input.Destination), JsNumber.Create(input.Partition), JsNumber.Create(input.Offset), key, messageId, headers])
+            : JsObject.Create(host.Engine, RabbitMqMessage, [Shared(ref _source, input.Source), Shared(ref _destination, input.Destination), key, messageId, headers]);
+        _defaultCollection = input.DefaultCollection;
+        return ScriptHost.ReadOneOrMany(host.Call(body, message), _readOperation);
+    }
 
-        message.FastSetDataProperty("key", input.Key is null ? JsValue.Null : new JsString(input.Key));
-        message.FastSetDataProperty("messageId", input.MessageId is null ? JsValue.Null : new JsString(input.MessageId));
-        var headers = new JsObject(host.Engine);
-        if (input.Headers is { } list)
+    private static JsObject Headers(Engine engine, IReadOnlyList<KeyValuePair<string, byte[]>>? list)
+    {
+        var headers = new JsObject(engine);
+        if (list is not null)
         {
             // A repeated header: the last value wins, as in the header-driven mapping.
             foreach (var (name, value) in list)
@@ -81,9 +92,7 @@ internal sealed class SourceScript
             }
         }
 
-        message.FastSetDataProperty("headers", headers);
-        _defaultCollection = input.DefaultCollection;
-        return ScriptHost.ReadOneOrMany(host.Call(body, message), _readOperation);
+        return headers;
     }
 
     // Messages after messages come from the same source and topic: their names are made once
@@ -105,8 +114,8 @@ internal sealed class SourceScript
             throw new ScriptException($"{what} must be an operation {{id, collection, body}} or {{op: 'delete', id}}, not {ScriptHost.Kind(value)}.");
         }
 
-        var op = ScriptHost.OptionalString(operation, "op", what) ?? "put";
-        var id = ScriptHost.OptionalString(operation, "id", what)
+        var op = ScriptHost.OptionalString(operation, OpName, what) ?? "put";
+        var id = ScriptHost.OptionalString(operation, IdName, what)
             ?? throw new ScriptException($"{what} has no id.");
         if (Encoding.UTF8.GetByteCount(id) > Ingest.Documents.DocumentStoreOptions.MaxIdBytes)
         {
@@ -123,13 +132,13 @@ internal sealed class SourceScript
             throw new ScriptException($"{what}.op is '{op}'; expected 'put' or 'delete'.");
         }
 
-        var body = operation.Get("body");
+        var body = operation.Get(BodyName);
         if (body is not ObjectInstance || body.IsArray())
         {
             throw new ScriptException($"{what}.body must be an object (a document is a JSON object), not {ScriptHost.Kind(body)}.");
         }
 
-        var collection = ScriptHost.OptionalString(operation, "collection", what) ?? defaultCollection;
+        var collection = ScriptHost.OptionalString(operation, CollectionName, what) ?? defaultCollection;
         return new ScriptedOperation(IngestItemKind.Put, id, collection, host.SerializeJsonUtf8(body));
     }
 }
