@@ -17,8 +17,13 @@ internal sealed class SourceScript
     public const string Signature = "transform(body, message)";
 
     // The message argument's properties, in the order scripts have always seen them.
-    private static readonly JsObjectLayout KafkaMessage = new("source", "topic", "partition", "offset", "key", "messageId", "headers");
-    private static readonly JsObjectLayout RabbitMqMessage = new("source", "queue", "key", "messageId", "headers");
+    // The headers object is made when the script first reads it (most never do), from the list
+    // the message object keeps as its state.
+    private static readonly JsObjectLayout KafkaMessage = JsObjectLayout.CreateBuilder()
+        .Add("source").Add("topic").Add("partition").Add("offset").Add("key").Add("messageId").AddLazy("headers", Headers).Build();
+
+    private static readonly JsObjectLayout RabbitMqMessage = JsObjectLayout.CreateBuilder()
+        .Add("source").Add("queue").Add("key").Add("messageId").AddLazy("headers", Headers).Build();
 
     // The operation's property names, made once rather than per read.
     private static readonly JsString OpName = new("op");
@@ -69,21 +74,22 @@ internal sealed class SourceScript
         // source, values in slots, no property descriptors or dictionary per message.
         var key = input.Key is null ? JsValue.Null : new JsString(input.Key);
         var messageId = input.MessageId is null ? JsValue.Null : new JsString(input.MessageId);
-        var headers = Headers(host.Engine, input.Headers);
         var message = input.IsKafka
             ? JsObject.Create(
                 host.Engine,
                 KafkaMessage,
-                [Shared(ref _source, input.Source), Shared(ref _destination, input.Destination), JsNumber.Create(input.Partition), JsNumber.Create(input.Offset), key, messageId, headers])
-            : JsObject.Create(host.Engine, RabbitMqMessage, [Shared(ref _source, input.Source), Shared(ref _destination, input.Destination), key, messageId, headers]);
+                [Shared(ref _source, input.Source), Shared(ref _destination, input.Destination), JsNumber.Create(input.Partition), JsNumber.Create(input.Offset), key, messageId, null],
+                input.Headers)
+            : JsObject.Create(host.Engine, RabbitMqMessage, [Shared(ref _source, input.Source), Shared(ref _destination, input.Destination), key, messageId, null], input.Headers);
         _defaultCollection = input.DefaultCollection;
         return ScriptHost.ReadOneOrMany(host.Call(body, message), _readOperation);
     }
 
-    private static JsObject Headers(Engine engine, IReadOnlyList<KeyValuePair<string, byte[]>>? list)
+    // The message's headers (its object's lazy state: the list, or null when it has none) as an object.
+    private static JsObject Headers(JsObject message, object? state)
     {
-        var headers = new JsObject(engine);
-        if (list is not null)
+        var headers = new JsObject(message.Engine);
+        if (state is IReadOnlyList<KeyValuePair<string, byte[]>> list)
         {
             // A repeated header: the last value wins, as in the header-driven mapping.
             foreach (var (name, value) in list)
