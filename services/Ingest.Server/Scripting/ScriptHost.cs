@@ -121,8 +121,8 @@ internal sealed class ScriptHost
     /// <summary>A value as <c>JSON.stringify</c> writes it, in UTF-8; <c>null</c> for a value JSON cannot hold (undefined, a function); only inside <see cref="Run{TState, TResult}"/>.</summary>
     public byte[] SerializeJsonUtf8(JsValue value) => _serializer.Serialize(value);
 
-    /// <summary>An optional string (or number) property; empty strings and other types are refused, naming <paramref name="what"/>.</summary>
-    public static string? OptionalString(ObjectInstance value, string property, string what)
+    /// <summary>An optional string (or number) property (a name made once, as a <see cref="JsString"/>, is not made again per call); empty strings and other types are refused, naming <paramref name="what"/>.</summary>
+    public static string? OptionalString(ObjectInstance value, JsValue property, string what)
     {
         var found = value.Get(property);
         if (found.IsUndefined() || found.IsNull())

@@ -27,6 +27,7 @@ internal sealed class Utf8JsonFromJsValue
     private static readonly JsString ToJsonKey = new("toJSON");
 
     private readonly ArrayBufferWriter<byte> _output = new(4096);
+    private readonly Engine _engine;
     private readonly Jint.Native.Json.JsonSerializer _engineSerializer;
     private readonly ObjectInstance _objectPrototype;
     private readonly ObjectInstance _arrayPrototype;
@@ -37,6 +38,7 @@ internal sealed class Utf8JsonFromJsValue
     /// <param name="maxBytes">Longer output is refused (a value may repeat one object many times over).</param>
     public Utf8JsonFromJsValue(Engine engine, long maxBytes)
     {
+        _engine = engine;
         _engineSerializer = new Jint.Native.Json.JsonSerializer(engine);
         _objectPrototype = engine.Intrinsics.Object.PrototypeObject;
         _arrayPrototype = engine.Intrinsics.Array.PrototypeObject;
@@ -49,7 +51,7 @@ internal sealed class Utf8JsonFromJsValue
     public byte[] Serialize(JsValue value)
     {
         _output.ResetWrittenCount();
-        if (_objectPrototype.Get("toJSON").IsUndefined() && _arrayPrototype.Get("toJSON").IsUndefined() && TryWrite(value, 0) == Outcome.Written)
+        if (_objectPrototype.Get(ToJsonKey).IsUndefined() && _arrayPrototype.Get(ToJsonKey).IsUndefined() && TryWrite(value, 0) == Outcome.Written)
         {
             return _output.WrittenSpan.ToArray();
         }
@@ -112,6 +114,29 @@ internal sealed class Utf8JsonFromJsValue
         Write("{"u8);
         var first = true;
         var keys = value.GetOwnPropertyKeys(Types.String);
+        if (value is JsObject && _engine.Advanced.HasSharedShape(value))
+        {
+            // A hidden-class object (what an object literal is) holds only enumerable, writable data
+            // properties: values are read from their slots, with no descriptor made per property.
+            foreach (var key in keys)
+            {
+                var property = value.Get(key);
+                if (property.IsUndefined() || property.IsSymbol())
+                {
+                    continue;
+                }
+
+                WriteName(key.ToString(), ref first);
+                if (TryWrite(property, depth + 1) != Outcome.Written)
+                {
+                    return Outcome.Unsupported;
+                }
+            }
+
+            Write("}"u8);
+            return Outcome.Written;
+        }
+
         foreach (var key in keys)
         {
             var descriptor = value.GetOwnProperty(key);

@@ -28,6 +28,7 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
 
     private readonly Utf8PropertyNames _names = new();
     private readonly List<List<JsValue>> _arrays = [];
+    private LazyJsonEntry[] _entries = new LazyJsonEntry[32];
     private int _arrayDepth;
 
     /// <summary>The document as a JavaScript value.</summary>
@@ -41,25 +42,15 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
             throw new JsonException("The document is empty, not JSON.");
         }
 
-        JsValue value;
-        if (reader.TokenType == JsonTokenType.StartObject)
-        {
-            // A document's top level is read at once: nearly every script touches it, and reading it
-            // checks the whole document (each nested value is skipped through) in the same pass.
-            var document = new LazyJsonObject(engine, this, utf8);
-            document.ReadNow();
-            ReadProperties(document, ref reader, utf8);
-            value = document;
-        }
-        else
-        {
-            var start = (int)reader.TokenStartIndex;
-            reader.Skip();
-            value = Materialize(utf8[start..(int)reader.BytesConsumed]);
-        }
+        // The whole document is checked in one pass (Skip reads through a nested value, so the
+        // reader refuses what it always refused, with the same message); what the script then reads
+        // of it is made from the checked bytes, as for a stored document.
+        var start = (int)reader.TokenStartIndex;
+        reader.Skip();
+        var end = (int)reader.BytesConsumed;
 
         // The reader itself refuses anything after the value but whitespace.
-        return reader.Read() ? throw new JsonException("The document holds more than one JSON value.") : value;
+        return reader.Read() ? throw new JsonException("The document holds more than one JSON value.") : Materialize(utf8[start..end]);
     }
 
     /// <summary>
@@ -120,12 +111,96 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
     }
 
     /// <summary>
-    /// Reads a nested object's properties on its first touch. The document was checked when it was
-    /// parsed, so the bytes are scanned for where values end rather than tokenized again.
+    /// Where each top-level property of a checked object is (names and values as byte ranges, in the
+    /// document's order, repeats included), for reading them by name; null if a name is escaped (its
+    /// bytes are not the name: the object is then read whole).
     /// </summary>
-    internal void ReadProperties(LazyJsonObject target)
+    internal LazyJsonEntry[]? Index(ReadOnlySpan<byte> json)
+    {
+        var count = 0;
+        var entries = _entries;
+        var at = CheckedJsonScanner.SkipWhitespace(json, json.IndexOf((byte)'{') + 1);
+        while (json[at] == (byte)'"')
+        {
+            var nameEnd = CheckedJsonScanner.SkipString(json, at);
+            if (json[(at + 1)..(nameEnd - 1)].Contains((byte)'\\'))
+            {
+                return null;
+            }
+
+            var start = CheckedJsonScanner.SkipWhitespace(json, CheckedJsonScanner.SkipWhitespace(json, nameEnd) + 1);
+            var end = CheckedJsonScanner.SkipValue(json, start);
+            if (count == entries.Length)
+            {
+                Array.Resize(ref entries, entries.Length * 2);
+                _entries = entries;
+            }
+
+            entries[count++] = new LazyJsonEntry(at + 1, nameEnd - at - 2, start, end);
+            at = CheckedJsonScanner.SkipWhitespace(json, end);
+            if (json[at] == (byte)',')
+            {
+                at = CheckedJsonScanner.SkipWhitespace(json, at + 1);
+            }
+        }
+
+        return count == 0 ? [] : entries.AsSpan(0, count).ToArray();
+    }
+
+    /// <summary>
+    /// The entry whose name is <paramref name="name"/>, the last one if the name repeats (the last
+    /// duplicate wins in <c>JSON.parse</c>); -1 if none.
+    /// </summary>
+    internal int Find(ReadOnlySpan<byte> json, ReadOnlySpan<LazyJsonEntry> entries, string name)
+    {
+        for (var i = entries.Length - 1; i >= 0; i--)
+        {
+            var entry = entries[i];
+            var bytes = json.Slice(entry.NameStart, entry.NameLength);
+
+            // A name of ASCII only has as many bytes as chars; any other char takes more bytes than chars.
+            if (bytes.Length == name.Length)
+            {
+                if (System.Text.Ascii.Equals(bytes, name))
+                {
+                    return i;
+                }
+            }
+            else if (bytes.Length > name.Length && bytes.Length <= name.Length * 3 && string.Equals(_names.Get(bytes), name, StringComparison.Ordinal))
+            {
+                return i;
+            }
+        }
+
+        return -1;
+    }
+
+    /// <summary>An entry's value as a JavaScript value (an object stays unread).</summary>
+    internal JsValue ReadValue(ReadOnlyMemory<byte> json, in LazyJsonEntry entry)
+    {
+        var value = json[entry.ValueStart..entry.ValueEnd];
+        return value.Span[0] is (byte)'"' or (byte)'{' or (byte)'[' ? Materialize(value) : ReadScalar(value.Span);
+    }
+
+    /// <summary>
+    /// Makes an object's properties ordinary ones (its first touch other than a read by name). The
+    /// document was checked when it was parsed, so the bytes are scanned for where values end rather
+    /// than tokenized again; values already read by name (<paramref name="entries"/>) are kept.
+    /// </summary>
+    internal void ReadProperties(LazyJsonObject target, LazyJsonEntry[]? entries)
     {
         var json = target.Json.Span;
+        if (entries is not null)
+        {
+            foreach (var entry in entries)
+            {
+                var name = _names.Get(json.Slice(entry.NameStart, entry.NameLength));
+                Define(target, name, json, entry.ValueStart, entry.ValueEnd, entry.Value);
+            }
+
+            return;
+        }
+
         var at = CheckedJsonScanner.SkipWhitespace(json, json.IndexOf((byte)'{') + 1);
         while (json[at] == (byte)'"')
         {
@@ -134,18 +209,7 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
             var name = nameBytes.Contains((byte)'\\') ? Unescape(nameBytes) : _names.Get(nameBytes);
             var start = CheckedJsonScanner.SkipWhitespace(json, CheckedJsonScanner.SkipWhitespace(json, nameEnd) + 1);
             var end = CheckedJsonScanner.SkipValue(json, start);
-            switch (json[start])
-            {
-                case (byte)'"':
-                case (byte)'{':
-                case (byte)'[':
-                    target.FastSetProperty(name, new LazyJsonProperty(this, target.Json[start..end]));
-                    break;
-                default:
-                    target.FastSetDataProperty(name, ReadScalar(json[start..end]));
-                    break;
-            }
-
+            Define(target, name, json, start, end, null);
             at = CheckedJsonScanner.SkipWhitespace(json, end);
             if (json[at] == (byte)',')
             {
@@ -154,30 +218,25 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
         }
     }
 
-    /// <summary>
-    /// Defines the properties of the object the reader is at as <c>JSON.parse</c> does: data
-    /// properties, "__proto__" an own one, the last duplicate wins; leaves the reader at its end.
-    /// </summary>
-    private void ReadProperties(LazyJsonObject target, ref Utf8JsonReader reader, ReadOnlyMemory<byte> json)
+    // A data property as JSON.parse defines it ("__proto__" an own one, a repeat replaces the value in its first place).
+    private void Define(LazyJsonObject target, string name, ReadOnlySpan<byte> json, int start, int end, JsValue? read)
     {
-        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        if (read is not null)
         {
-            // An escaped name is decoded each time: its bytes are not the name's.
-            var name = reader.ValueIsEscaped ? Unescape(reader.ValueSpan) : _names.Get(reader.ValueSpan);
-            reader.Read();
-            switch (reader.TokenType)
-            {
-                case JsonTokenType.String:
-                case JsonTokenType.StartObject:
-                case JsonTokenType.StartArray:
-                    var start = (int)reader.TokenStartIndex;
-                    reader.Skip();
-                    target.FastSetProperty(name, new LazyJsonProperty(this, json[start..(int)reader.BytesConsumed]));
-                    break;
-                default:
-                    target.FastSetDataProperty(name, ReadScalar(ref reader));
-                    break;
-            }
+            target.FastSetDataProperty(name, read);
+            return;
+        }
+
+        switch (json[start])
+        {
+            case (byte)'"':
+            case (byte)'{':
+            case (byte)'[':
+                target.FastSetProperty(name, new LazyJsonProperty(this, target.Json[start..end]));
+                break;
+            default:
+                target.FastSetDataProperty(name, ReadScalar(json[start..end]));
+                break;
         }
     }
 

@@ -16,6 +16,21 @@ internal sealed class SourceScript
 {
     public const string Signature = "transform(body, message)";
 
+    // The message argument's properties, in the order scripts have always seen them.
+    // The headers object is made when the script first reads it (most never do), from the list
+    // the message object keeps as its state.
+    private static readonly JsObjectLayout KafkaMessage = JsObjectLayout.CreateBuilder()
+        .Add("source").Add("topic").Add("partition").Add("offset").Add("key").Add("messageId").AddLazy("headers", Headers).Build();
+
+    private static readonly JsObjectLayout RabbitMqMessage = JsObjectLayout.CreateBuilder()
+        .Add("source").Add("queue").Add("key").Add("messageId").AddLazy("headers", Headers).Build();
+
+    // The operation's property names, made once rather than per read.
+    private static readonly JsString OpName = new("op");
+    private static readonly JsString IdName = new("id");
+    private static readonly JsString CollectionName = new("collection");
+    private static readonly JsString BodyName = new("body");
+
     private readonly ScriptHost _host;
     private readonly Func<JsValue, string, ScriptedOperation> _readOperation;
 
@@ -55,24 +70,26 @@ internal sealed class SourceScript
             throw new ScriptException($"not JSON: the body cannot be given to the transform ({ex.Message})", ex);
         }
 
-        // Data properties defined directly (the object is new: no setters or prototype to consult).
-        var message = new JsObject(host.Engine);
-        message.FastSetDataProperty("source", Shared(ref _source, input.Source));
-        if (input.IsKafka)
-        {
-            message.FastSetDataProperty("topic", Shared(ref _destination, input.Destination));
-            message.FastSetDataProperty("partition", JsNumber.Create(input.Partition));
-            message.FastSetDataProperty("offset", JsNumber.Create(input.Offset));
-        }
-        else
-        {
-            message.FastSetDataProperty("queue", Shared(ref _destination, input.Destination));
-        }
+        // The message as an object of a fixed layout: one hidden class for every message of the
+        // source, values in slots, no property descriptors or dictionary per message.
+        var key = input.Key is null ? JsValue.Null : new JsString(input.Key);
+        var messageId = input.MessageId is null ? JsValue.Null : new JsString(input.MessageId);
+        var message = input.IsKafka
+            ? JsObject.Create(
+                host.Engine,
+                KafkaMessage,
+                [Shared(ref _source, input.Source), Shared(ref _destination, input.Destination), JsNumber.Create(input.Partition), JsNumber.Create(input.Offset), key, messageId, null],
+                input.Headers)
+            : JsObject.Create(host.Engine, RabbitMqMessage, [Shared(ref _source, input.Source), Shared(ref _destination, input.Destination), key, messageId, null], input.Headers);
+        _defaultCollection = input.DefaultCollection;
+        return ScriptHost.ReadOneOrMany(host.Call(body, message), _readOperation);
+    }
 
-        message.FastSetDataProperty("key", input.Key is null ? JsValue.Null : new JsString(input.Key));
-        message.FastSetDataProperty("messageId", input.MessageId is null ? JsValue.Null : new JsString(input.MessageId));
-        var headers = new JsObject(host.Engine);
-        if (input.Headers is { } list)
+    // The message's headers (its object's lazy state: the list, or null when it has none) as an object.
+    private static JsObject Headers(JsObject message, object? state)
+    {
+        var headers = new JsObject(message.Engine);
+        if (state is IReadOnlyList<KeyValuePair<string, byte[]>> list)
         {
             // A repeated header: the last value wins, as in the header-driven mapping.
             foreach (var (name, value) in list)
@@ -81,9 +98,7 @@ internal sealed class SourceScript
             }
         }
 
-        message.FastSetDataProperty("headers", headers);
-        _defaultCollection = input.DefaultCollection;
-        return ScriptHost.ReadOneOrMany(host.Call(body, message), _readOperation);
+        return headers;
     }
 
     // Messages after messages come from the same source and topic: their names are made once
@@ -105,8 +120,8 @@ internal sealed class SourceScript
             throw new ScriptException($"{what} must be an operation {{id, collection, body}} or {{op: 'delete', id}}, not {ScriptHost.Kind(value)}.");
         }
 
-        var op = ScriptHost.OptionalString(operation, "op", what) ?? "put";
-        var id = ScriptHost.OptionalString(operation, "id", what)
+        var op = ScriptHost.OptionalString(operation, OpName, what) ?? "put";
+        var id = ScriptHost.OptionalString(operation, IdName, what)
             ?? throw new ScriptException($"{what} has no id.");
         if (Encoding.UTF8.GetByteCount(id) > Ingest.Documents.DocumentStoreOptions.MaxIdBytes)
         {
@@ -123,13 +138,13 @@ internal sealed class SourceScript
             throw new ScriptException($"{what}.op is '{op}'; expected 'put' or 'delete'.");
         }
 
-        var body = operation.Get("body");
+        var body = operation.Get(BodyName);
         if (body is not ObjectInstance || body.IsArray())
         {
             throw new ScriptException($"{what}.body must be an object (a document is a JSON object), not {ScriptHost.Kind(body)}.");
         }
 
-        var collection = ScriptHost.OptionalString(operation, "collection", what) ?? defaultCollection;
+        var collection = ScriptHost.OptionalString(operation, CollectionName, what) ?? defaultCollection;
         return new ScriptedOperation(IngestItemKind.Put, id, collection, host.SerializeJsonUtf8(body));
     }
 }

@@ -52,6 +52,36 @@ public sealed class SourceScriptTests
     }
 
     [Fact]
+    public void The_message_is_an_ordinary_object_with_its_properties_in_order_and_headers_made_when_read()
+    {
+        // Keys, values and JSON as scripts always saw them; headers (the last repeat wins) a fresh
+        // object per message that the script may change; a message kept past its call still reads.
+        var script = Compile("""
+            var kept;
+            function transform(b, m) {
+              const before = kept === undefined ? null : JSON.stringify(kept);
+              kept = kept ?? m;
+              const keys = Object.keys(m).join();
+              m.headers.added = 'x';
+              return { id: 'a', body: { keys, json: JSON.stringify(m), before, h: m.headers.h, headersKeys: Object.keys(m.headers).join(), same: m.headers === m.headers } };
+            }
+            """);
+        KeyValuePair<string, byte[]>[] headers = [new("h", "1"u8.ToArray()), new("other", "o"u8.ToArray()), new("h", "2"u8.ToArray())];
+        var kafka = new SourceScriptInput("{}"u8.ToArray(), false, "k", headers, "src", IsKafka: true, "topic", 3, 42, null, "Default");
+        var rabbit = new SourceScriptInput("{}"u8.ToArray(), false, null, null, "src", IsKafka: false, "queue", 0, 0, "mid", "Default");
+
+        var first = Encoding.UTF8.GetString(Assert.Single(script.Transform(kafka)).Body!);
+        var second = Encoding.UTF8.GetString(Assert.Single(script.Transform(rabbit)).Body!);
+
+        Assert.Equal(
+            """{"keys":"source,topic,partition,offset,key,messageId,headers","json":"{\"source\":\"src\",\"topic\":\"topic\",\"partition\":3,\"offset\":42,\"key\":\"k\",\"messageId\":null,\"headers\":{\"h\":\"2\",\"other\":\"o\",\"added\":\"x\"}}","before":null,"h":"2","headersKeys":"h,other,added","same":true}""",
+            first);
+        Assert.Equal(
+            """{"keys":"source,queue,key,messageId,headers","json":"{\"source\":\"src\",\"queue\":\"queue\",\"key\":null,\"messageId\":\"mid\",\"headers\":{\"added\":\"x\"}}","before":"{\"source\":\"src\",\"topic\":\"topic\",\"partition\":3,\"offset\":42,\"key\":\"k\",\"messageId\":null,\"headers\":{\"h\":\"2\",\"other\":\"o\",\"added\":\"x\"}}","headersKeys":"added","same":true}""",
+            second);
+    }
+
+    [Fact]
     public void A_script_without_transform_does_not_compile_and_names_the_signature()
     {
         Assert.False(SourceScript.TryCompile("function other() {}", s_limits, out _, out var error));
