@@ -1,3 +1,4 @@
+using System.Numerics;
 using System.Text.Json;
 using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Reduce;
@@ -25,9 +26,13 @@ internal sealed class ReaggregatedGroups
     private readonly ReaggregationPlan _plan;
     private readonly AggregationQuery _query;
     private readonly int _aggregateCount;
-    private readonly Dictionary<long[], int> _slots = new(KeyCodesComparer.Instance);
-    private readonly List<long[]> _keys = [];
     private readonly long[] _scratch;
+    private readonly int _keyCount;
+
+    // Slots by their keys' codes: open addressing over _table (slot + 1, 0 empty), the codes flat in _keys (slot * _keyCount + k).
+    private int[] _table;
+    private long[] _keys;
+    private int _slotCount;
 
     // Per key (per facet for a facet query): what its code is, and a keyword's term ordinals.
     private readonly KeyKind[] _kinds;
@@ -35,8 +40,8 @@ internal sealed class ReaggregatedGroups
     private readonly TermOrdinals?[] _terms;
 
     // Per slot, per aggregate (slot * _aggregateCount + a).
-    private long[] _counts = new long[64];
-    private double[] _sums = new double[64];
+    private long[] _counts;
+    private double[] _sums;
     private object?[]? _extremes;
 
     // Per facet, per value code (a keyword's ordinal, a bool's 0 or 1).
@@ -59,6 +64,12 @@ internal sealed class ReaggregatedGroups
             _terms[k] = _kinds[k] == KeyKind.Keyword ? new TermOrdinals() : null;
         }
 
+        // Sized for the query's time buckets in the range (a panel's thousands of groups), so they seldom grow.
+        var expected = ExpectedSlots(plan);
+        _table = new int[(int)BitOperations.RoundUpToPowerOf2((uint)(expected * 2))];
+        _keys = new long[expected * Math.Max(1, keyCount)];
+        _counts = new long[expected * Math.Max(1, _aggregateCount)];
+        _sums = new double[_counts.Length];
         _facetCounts = new long[_query.Facets.Count][];
         for (var f = 0; f < _facetCounts.Length; f++)
         {
@@ -69,11 +80,12 @@ internal sealed class ReaggregatedGroups
         {
             if (aggregate.Field >= 0 && aggregate.Function is AggregateFunction.Min or AggregateFunction.Max)
             {
-                _extremes = new object?[64];
+                _extremes = new object?[_counts.Length];
             }
         }
 
-        _scratch = new long[_query.IsFacets ? 0 : keyCount];
+        _keyCount = _query.IsFacets ? 0 : keyCount;
+        _scratch = new long[_keyCount];
         if (!_query.IsFacets && _query.Keys.Count == 0)
         {
             Slot(); // without keys there is one row, documents or not
@@ -216,7 +228,7 @@ internal sealed class ReaggregatedGroups
     /// <summary>Writes the groups after offset, at most limit; returns the groups and the rows written.</summary>
     public (long Total, long Written) WriteRows(Utf8JsonWriter writer)
     {
-        var rows = new int[_keys.Count];
+        var rows = new int[_slotCount];
         for (var i = 0; i < rows.Length; i++)
         {
             rows[i] = i;
@@ -241,7 +253,7 @@ internal sealed class ReaggregatedGroups
                 var source = _query.ColumnSources[c];
                 if (source >= 0)
                 {
-                    WriteKey(writer, source, _keys[slot][source]);
+                    WriteKey(writer, source, _keys[(slot * _keyCount) + source]);
                 }
                 else
                 {
@@ -289,6 +301,24 @@ internal sealed class ReaggregatedGroups
         return (rows, rows);
     }
 
+    /// <summary>At least the query's time buckets in a bounded range (a key's groups come on top), between 64 and 65,536.</summary>
+    private static int ExpectedSlots(ReaggregationPlan plan)
+    {
+        long expected = 64;
+        if (plan.Low is { } low && plan.High is { } high && !plan.Aggregation.IsFacets)
+        {
+            foreach (var key in plan.Aggregation.Keys)
+            {
+                if (key.Interval is { } interval)
+                {
+                    expected = Math.Max(expected, interval.BucketOf(high) - interval.BucketOf(low) + 1);
+                }
+            }
+        }
+
+        return (int)Math.Min(expected, 1 << 16);
+    }
+
     private long TermCode(int k, ReadOnlySpan<byte> term) =>
         _kinds[k] == KeyKind.Bool ? (term.Length == 1 && term[0] != 0 ? 1 : 0) : _terms[k]!.Ordinal(term);
 
@@ -312,17 +342,32 @@ internal sealed class ReaggregatedGroups
         counts[code] += count;
     }
 
+    /// <summary>The slot of the keys in _scratch, made the first time they are met.</summary>
     private int Slot()
     {
-        if (_slots.TryGetValue(_scratch, out var slot))
+        var mask = _table.Length - 1;
+        var hash = Hash(_scratch);
+        for (var i = hash & mask; ; i = (i + 1) & mask)
         {
-            return slot;
+            var found = _table[i] - 1;
+            if (found < 0)
+            {
+                break;
+            }
+
+            if (_scratch.AsSpan().SequenceEqual(_keys.AsSpan(found * _keyCount, _keyCount)))
+            {
+                return found;
+            }
         }
 
-        slot = _keys.Count;
-        var keys = (long[])_scratch.Clone();
-        _slots.Add(keys, slot);
-        _keys.Add(keys);
+        var slot = _slotCount++;
+        if ((slot + 1) * _keyCount > _keys.Length)
+        {
+            Array.Resize(ref _keys, Math.Max(_keys.Length * 2, (slot + 1) * _keyCount));
+        }
+
+        _scratch.CopyTo(_keys.AsSpan(slot * _keyCount));
         var needed = (slot + 1) * _aggregateCount;
         if (needed > _counts.Length)
         {
@@ -335,7 +380,50 @@ internal sealed class ReaggregatedGroups
             }
         }
 
+        if (_slotCount * 2 > _table.Length)
+        {
+            Rehash(); // at most half full: probes stay short
+        }
+        else
+        {
+            Place(_table, hash, slot);
+        }
+
         return slot;
+    }
+
+    private void Rehash()
+    {
+        var table = new int[_table.Length * 2];
+        for (var slot = 0; slot < _slotCount; slot++)
+        {
+            Place(table, Hash(_keys.AsSpan(slot * _keyCount, _keyCount)), slot);
+        }
+
+        _table = table;
+    }
+
+    private static void Place(int[] table, int hash, int slot)
+    {
+        var mask = table.Length - 1;
+        var i = hash & mask;
+        while (table[i] != 0)
+        {
+            i = (i + 1) & mask;
+        }
+
+        table[i] = slot + 1;
+    }
+
+    private static int Hash(ReadOnlySpan<long> codes)
+    {
+        var hash = new HashCode();
+        foreach (var code in codes)
+        {
+            hash.Add(code);
+        }
+
+        return hash.ToHashCode() & int.MaxValue;
     }
 
     private void Extreme(int at, int a, object? value)
@@ -421,7 +509,7 @@ internal sealed class ReaggregatedGroups
             }
             else
             {
-                result = CompareKey(order.Key, _keys[x][order.Key], _keys[y][order.Key]);
+                result = CompareKey(order.Key, _keys[(x * _keyCount) + order.Key], _keys[(y * _keyCount) + order.Key]);
             }
 
             if (result != 0)
@@ -430,9 +518,9 @@ internal sealed class ReaggregatedGroups
             }
         }
 
-        for (var k = 0; k < _keys[x].Length; k++)
+        for (var k = 0; k < _keyCount; k++)
         {
-            var result = CompareKey(k, _keys[x][k], _keys[y][k]);
+            var result = CompareKey(k, _keys[(x * _keyCount) + k], _keys[(y * _keyCount) + k]);
             if (result != 0)
             {
                 return result;
@@ -479,24 +567,5 @@ internal sealed class ReaggregatedGroups
         }
 
         return _kinds[k] == KeyKind.Keyword ? _terms[k]!.Compare((int)x, (int)y) : x.CompareTo(y);
-    }
-
-    /// <summary>Equality and hash of key code tuples.</summary>
-    private sealed class KeyCodesComparer : IEqualityComparer<long[]>
-    {
-        public static readonly KeyCodesComparer Instance = new();
-
-        public bool Equals(long[]? x, long[]? y) => x.AsSpan().SequenceEqual(y);
-
-        public int GetHashCode(long[] obj)
-        {
-            var hash = new HashCode();
-            foreach (var code in obj)
-            {
-                hash.Add(code);
-            }
-
-            return hash.ToHashCode();
-        }
     }
 }
