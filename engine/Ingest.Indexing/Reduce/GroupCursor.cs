@@ -90,6 +90,44 @@ public sealed class GroupCursor
     }
 
     /// <summary>
+    /// Group key <paramref name="key"/>'s term bytes in the current group (a keyword's UTF-8 bytes as the index folds
+    /// them, one byte 0 or 1 for a bool, 8 bytes for a number or datetime); false when the group is the documents
+    /// without a value. Lets a caller combine groups by their keys' bytes without decoding a value per group.
+    /// </summary>
+    public bool TryGetKeyTerm(int key, out ReadOnlySpan<byte> term)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)key, (uint)_plan.KeyCount, nameof(key));
+        if (_keyStart[key] < 0)
+        {
+            term = default;
+            return false;
+        }
+
+        term = _cursor.Key.Slice(_keyStart[key], _keyLength[key]);
+        return true;
+    }
+
+    /// <summary>Datetime group key <paramref name="key"/> (a time bucket's start) of the current group as UTC ticks; false when null.</summary>
+    /// <exception cref="InvalidOperationException">The key is not a datetime field or time bucket.</exception>
+    public bool TryGetKeyTicks(int key, out long ticks)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)key, (uint)_plan.KeyCount, nameof(key));
+        if (_plan.FieldTypes[_plan.KeyFields[key]] != IndexFieldType.DateTime)
+        {
+            throw new InvalidOperationException("Only a datetime or time bucket group key has ticks.");
+        }
+
+        if (_keyStart[key] < 0)
+        {
+            ticks = 0;
+            return false;
+        }
+
+        ticks = DateTimeTerm.Read(_cursor.Key.Slice(_keyStart[key], _keyLength[key]));
+        return true;
+    }
+
+    /// <summary>
     /// Aggregate <paramref name="aggregate"/> of the current group: a long for count and countDistinct; a double for
     /// sum and avg; for min and max a double or a UTC <see cref="DateTime"/> after the field's type. Null for sum,
     /// avg, min and max when no document of the group has a value.

@@ -1,4 +1,6 @@
+using System.Numerics;
 using System.Text.Json;
+using Ingest.Indexing.Definitions;
 using Ingest.Indexing.Reduce;
 using Ingest.Query.Aggregation;
 using Ingest.Query.Syntax;
@@ -8,38 +10,93 @@ namespace Ingest.Query.Reduce;
 /// <summary>
 /// The query's groups as <see cref="ReaggregatedQuery"/> folds a map-reduce index's groups and the edges' rows into
 /// them: per group its keys, and per aggregate its count of values (documents for count()), its sum and its least or
-/// greatest value; per facet a count per value. Rows are written as query-time aggregation writes them: ordered by the
-/// query's order by (values that may be missing, avg/min/max of no value, last both ways), then by keys ascending
+/// greatest value; per facet a count per value. A group is found by its keys' codes, without a string or a boxed value
+/// per group read (a dashboard panel reads some ten thousand groups): a time key's code is its query bucket's start in
+/// ticks, a keyword's the ordinal of its term bytes (<see cref="TermOrdinals"/>), a bool's 0 or 1. Strings are decoded
+/// once per distinct term, when rows are written. Rows are written as query-time aggregation writes them: ordered by
+/// the query's order by (values that may be missing, avg/min/max of no value, last both ways), then by keys ascending
 /// (strings in UTF-8 byte order, the index's term order); facet values by descending count, then value.
 /// Over 300 lines: folding (from groups and from edge rows), ordering and writing share one slot layout, kept in one place.
 /// </summary>
 internal sealed class ReaggregatedGroups
 {
+    /// <summary>The code of a missing key (an edge row's null): before every value, as query-time orders it.</summary>
+    private const long NullCode = long.MinValue;
+
     private readonly ReaggregationPlan _plan;
     private readonly AggregationQuery _query;
-    private readonly Dictionary<object?[], int> _slots = new(KeyTupleComparer.Instance);
-    private readonly List<object?[]> _keys = [];
-    private readonly List<long[]> _counts = [];
-    private readonly List<double[]> _sums = [];
-    private readonly List<object?[]> _extremes = [];
-    private readonly Dictionary<object, long>[] _facetCounts;
-    private readonly object?[] _scratch;
+    private readonly int _aggregateCount;
+    private readonly long[] _scratch;
+    private readonly int _keyCount;
+
+    // Slots by their keys' codes: open addressing over _table (slot + 1, 0 empty), the codes flat in _keys (slot * _keyCount + k).
+    private int[] _table;
+    private long[] _keys;
+    private int _slotCount;
+
+    // Per key (per facet for a facet query): what its code is, and a keyword's term ordinals.
+    private readonly KeyKind[] _kinds;
+    private readonly TimeInterval[] _intervals;
+    private readonly TermOrdinals?[] _terms;
+
+    // Per slot, per aggregate (slot * _aggregateCount + a).
+    private long[] _counts;
+    private double[] _sums;
+    private object?[]? _extremes;
+
+    // Per facet, per value code (a keyword's ordinal, a bool's 0 or 1).
+    private readonly long[][] _facetCounts;
 
     public ReaggregatedGroups(ReaggregationPlan plan)
     {
         _plan = plan;
         _query = plan.Aggregation;
-        _facetCounts = new Dictionary<object, long>[_query.Facets.Count];
-        for (var f = 0; f < _facetCounts.Length; f++)
+        _aggregateCount = _query.Aggregates.Count;
+        var keyCount = _query.IsFacets ? _query.Facets.Count : _query.Keys.Count;
+        _kinds = new KeyKind[keyCount];
+        _intervals = new TimeInterval[keyCount];
+        _terms = new TermOrdinals?[keyCount];
+        for (var k = 0; k < keyCount; k++)
         {
-            _facetCounts[f] = [];
+            var (type, interval) = _query.IsFacets ? (_query.Facets[k].Type, null) : (_query.Keys[k].Type, _query.Keys[k].Interval);
+            _kinds[k] = interval is not null ? KeyKind.Time : type == IndexFieldType.Bool ? KeyKind.Bool : KeyKind.Keyword;
+            _intervals[k] = interval ?? default;
+            _terms[k] = _kinds[k] == KeyKind.Keyword ? new TermOrdinals() : null;
         }
 
-        _scratch = new object?[_query.Keys.Count];
+        // Sized for the query's time buckets in the range (a panel's thousands of groups), so they seldom grow.
+        var expected = ExpectedSlots(plan);
+        _table = new int[(int)BitOperations.RoundUpToPowerOf2((uint)(expected * 2))];
+        _keys = new long[expected * Math.Max(1, keyCount)];
+        _counts = new long[expected * Math.Max(1, _aggregateCount)];
+        _sums = new double[_counts.Length];
+        _facetCounts = new long[_query.Facets.Count][];
+        for (var f = 0; f < _facetCounts.Length; f++)
+        {
+            _facetCounts[f] = new long[16];
+        }
+
+        foreach (var aggregate in _query.Aggregates)
+        {
+            if (aggregate.Field >= 0 && aggregate.Function is AggregateFunction.Min or AggregateFunction.Max)
+            {
+                _extremes = new object?[_counts.Length];
+            }
+        }
+
+        _keyCount = _query.IsFacets ? 0 : keyCount;
+        _scratch = new long[_keyCount];
         if (!_query.IsFacets && _query.Keys.Count == 0)
         {
             Slot(); // without keys there is one row, documents or not
         }
+    }
+
+    private enum KeyKind
+    {
+        Time,
+        Keyword,
+        Bool,
     }
 
     /// <summary>Folds the cursor's current group in.</summary>
@@ -49,9 +106,9 @@ internal sealed class ReaggregatedGroups
         {
             for (var f = 0; f < _facetCounts.Length; f++)
             {
-                if (cursor.GetKey(_plan.KeySources[f]) is { } value)
+                if (cursor.TryGetKeyTerm(_plan.KeySources[f], out var term))
                 {
-                    _facetCounts[f][value] = _facetCounts[f].GetValueOrDefault(value) + cursor.DocumentCount;
+                    AddFacet(f, TermCode(f, term), cursor.DocumentCount);
                 }
             }
 
@@ -60,37 +117,46 @@ internal sealed class ReaggregatedGroups
 
         for (var k = 0; k < _scratch.Length; k++)
         {
-            var value = cursor.GetKey(_plan.KeySources[k]);
-            if (value is null)
+            var source = _plan.KeySources[k];
+            if (_kinds[k] == KeyKind.Time)
             {
-                return; // query-time aggregation puts a document without a key's value in no group
-            }
+                if (!cursor.TryGetKeyTicks(source, out var ticks))
+                {
+                    return; // query-time aggregation puts a document without a key's value in no group
+                }
 
-            _scratch[k] = _query.Keys[k].Interval is { } interval
-                ? new DateTime(interval.StartOf(interval.BucketOf(((DateTime)value).Ticks)), DateTimeKind.Utc)
-                : value;
+                _scratch[k] = _intervals[k].StartOf(_intervals[k].BucketOf(ticks));
+            }
+            else if (cursor.TryGetKeyTerm(source, out var term))
+            {
+                _scratch[k] = TermCode(k, term);
+            }
+            else
+            {
+                return;
+            }
         }
 
-        var slot = Slot();
-        for (var a = 0; a < _query.Aggregates.Count; a++)
+        var at = Slot() * _aggregateCount;
+        for (var a = 0; a < _aggregateCount; a++)
         {
             var aggregate = _query.Aggregates[a];
             var source = _plan.AggregateSources[a];
             if (aggregate.Field < 0)
             {
-                _counts[slot][a] += cursor.DocumentCount;
+                _counts[at + a] += cursor.DocumentCount;
                 continue;
             }
 
             var count = cursor.GetValueCount(source);
-            _counts[slot][a] += count;
+            _counts[at + a] += count;
             if (aggregate.Function is AggregateFunction.Sum or AggregateFunction.Avg)
             {
-                _sums[slot][a] += cursor.GetSum(source);
+                _sums[at + a] += cursor.GetSum(source);
             }
             else if (aggregate.Function is AggregateFunction.Min or AggregateFunction.Max && count > 0)
             {
-                Extreme(slot, a, cursor.GetAggregate(source));
+                Extreme(at + a, a, cursor.GetAggregate(source));
             }
         }
     }
@@ -99,23 +165,21 @@ internal sealed class ReaggregatedGroups
     public void AddEdgeRow(JsonElement row, AggregationQuery edge, int facet)
     {
         var c = 0;
-        var slot = -1;
-        object? facetValue = null;
-        long facetCount = 0;
+        long facetValue = NullCode;
         var values = new List<(int Column, JsonElement Value)>();
         foreach (var property in row.EnumerateObject())
         {
             var source = edge.ColumnSources[c];
             if (source >= 0)
             {
-                var key = _query.IsFacets ? ReadKey(property.Value, _query.Facets[facet].Type == Indexing.Definitions.IndexFieldType.Bool, false) : ReadKey(property.Value, _query.Keys[source].Type == Indexing.Definitions.IndexFieldType.Bool, _query.Keys[source].Interval != null);
+                var code = EdgeCode(_query.IsFacets ? facet : source, property.Value);
                 if (_query.IsFacets)
                 {
-                    facetValue = key;
+                    facetValue = code;
                 }
                 else
                 {
-                    _scratch[source] = key;
+                    _scratch[source] = code;
                 }
             }
             else
@@ -128,33 +192,34 @@ internal sealed class ReaggregatedGroups
 
         if (_query.IsFacets)
         {
-            facetCount = values[0].Value.GetInt64();
-            if (facetValue != null && facetCount > 0)
+            var facetCount = values[0].Value.GetInt64();
+            if (facetValue != NullCode && facetCount > 0)
             {
-                _facetCounts[facet][facetValue] = _facetCounts[facet].GetValueOrDefault(facetValue) + facetCount;
+                AddFacet(facet, facetValue, facetCount);
             }
 
             return;
         }
 
-        slot = Slot();
+        var slot = Slot();
         foreach (var (column, value) in values)
         {
             var name = edge.Columns[column].Name;
             var a = int.Parse(name.AsSpan(3), System.Globalization.CultureInfo.InvariantCulture);
+            var at = (slot * _aggregateCount) + a;
             if (name[2] == 'c')
             {
-                _counts[slot][a] += value.GetInt64();
+                _counts[at] += value.GetInt64();
             }
             else if (value.ValueKind != JsonValueKind.Null)
             {
                 if (_query.Aggregates[a].Function is AggregateFunction.Sum or AggregateFunction.Avg)
                 {
-                    _sums[slot][a] += value.GetDouble();
+                    _sums[at] += value.GetDouble();
                 }
                 else
                 {
-                    Extreme(slot, a, value.ValueKind == JsonValueKind.String ? value.GetDateTime().ToUniversalTime() : value.GetDouble());
+                    Extreme(at, a, value.ValueKind == JsonValueKind.String ? value.GetDateTime().ToUniversalTime() : value.GetDouble());
                 }
             }
         }
@@ -163,7 +228,7 @@ internal sealed class ReaggregatedGroups
     /// <summary>Writes the groups after offset, at most limit; returns the groups and the rows written.</summary>
     public (long Total, long Written) WriteRows(Utf8JsonWriter writer)
     {
-        var rows = new int[_keys.Count];
+        var rows = new int[_slotCount];
         for (var i = 0; i < rows.Length; i++)
         {
             rows[i] = i;
@@ -188,7 +253,7 @@ internal sealed class ReaggregatedGroups
                 var source = _query.ColumnSources[c];
                 if (source >= 0)
                 {
-                    WriteValue(writer, _keys[slot][source]);
+                    WriteKey(writer, source, _keys[(slot * _keyCount) + source]);
                 }
                 else
                 {
@@ -207,17 +272,27 @@ internal sealed class ReaggregatedGroups
     public (long Total, long Written) WriteFacets(Utf8JsonWriter writer)
     {
         long rows = 0;
+        var name = JsonEncodedText.Encode("facet");
         for (var f = 0; f < _facetCounts.Length; f++)
         {
-            var entries = _facetCounts[f].ToArray();
-            Array.Sort(entries, static (x, y) => x.Value != y.Value ? y.Value.CompareTo(x.Value) : CompareKeys(x.Key, y.Key));
-            foreach (var (value, count) in entries)
+            var counts = _facetCounts[f];
+            var values = new List<int>();
+            for (var code = 0; code < counts.Length; code++)
+            {
+                if (counts[code] > 0)
+                {
+                    values.Add(code);
+                }
+            }
+
+            values.Sort((x, y) => counts[x] != counts[y] ? counts[y].CompareTo(counts[x]) : CompareKey(f, x, y));
+            foreach (var code in values)
             {
                 writer.WriteStartObject();
-                writer.WriteString("facet", _query.Facets[f].Name);
+                writer.WriteString(name, _query.Facets[f].Name);
                 writer.WritePropertyName("value");
-                WriteValue(writer, value);
-                writer.WriteNumber("count", count);
+                WriteKey(writer, f, code);
+                writer.WriteNumber("count", counts[code]);
                 writer.WriteEndObject();
                 rows++;
             }
@@ -226,73 +301,191 @@ internal sealed class ReaggregatedGroups
         return (rows, rows);
     }
 
-    private int Slot()
+    /// <summary>At least the query's time buckets in a bounded range (a key's groups come on top), between 64 and 65,536.</summary>
+    private static int ExpectedSlots(ReaggregationPlan plan)
     {
-        if (_slots.TryGetValue(_scratch, out var slot))
+        long expected = 64;
+        if (plan.Low is { } low && plan.High is { } high && !plan.Aggregation.IsFacets)
         {
-            return slot;
+            foreach (var key in plan.Aggregation.Keys)
+            {
+                if (key.Interval is { } interval)
+                {
+                    expected = Math.Max(expected, interval.BucketOf(high) - interval.BucketOf(low) + 1);
+                }
+            }
         }
 
-        slot = _keys.Count;
-        var keys = (object?[])_scratch.Clone();
-        _slots.Add(keys, slot);
-        _keys.Add(keys);
-        _counts.Add(new long[_query.Aggregates.Count]);
-        _sums.Add(new double[_query.Aggregates.Count]);
-        _extremes.Add(new object?[_query.Aggregates.Count]);
+        return (int)Math.Min(expected, 1 << 16);
+    }
+
+    private long TermCode(int k, ReadOnlySpan<byte> term) =>
+        _kinds[k] == KeyKind.Bool ? (term.Length == 1 && term[0] != 0 ? 1 : 0) : _terms[k]!.Ordinal(term);
+
+    /// <summary>The code of key (or facet) <paramref name="k"/>'s value as an edge row wrote it.</summary>
+    private long EdgeCode(int k, JsonElement value) => value.ValueKind switch
+    {
+        JsonValueKind.Null => NullCode,
+        _ when _kinds[k] == KeyKind.Time => _intervals[k].StartOf(_intervals[k].BucketOf(value.GetDateTime().ToUniversalTime().Ticks)),
+        JsonValueKind.True or JsonValueKind.False when _kinds[k] == KeyKind.Bool => value.GetBoolean() ? 1 : 0,
+        _ => _terms[k]!.Ordinal(value.GetString()!),
+    };
+
+    private void AddFacet(int f, long code, long count)
+    {
+        ref var counts = ref _facetCounts[f];
+        if (code >= counts.Length)
+        {
+            Array.Resize(ref counts, Math.Max(counts.Length * 2, (int)code + 1));
+        }
+
+        counts[code] += count;
+    }
+
+    /// <summary>The slot of the keys in _scratch, made the first time they are met.</summary>
+    private int Slot()
+    {
+        var mask = _table.Length - 1;
+        var hash = Hash(_scratch);
+        for (var i = hash & mask; ; i = (i + 1) & mask)
+        {
+            var found = _table[i] - 1;
+            if (found < 0)
+            {
+                break;
+            }
+
+            if (_scratch.AsSpan().SequenceEqual(_keys.AsSpan(found * _keyCount, _keyCount)))
+            {
+                return found;
+            }
+        }
+
+        var slot = _slotCount++;
+        if ((slot + 1) * _keyCount > _keys.Length)
+        {
+            Array.Resize(ref _keys, Math.Max(_keys.Length * 2, (slot + 1) * _keyCount));
+        }
+
+        _scratch.CopyTo(_keys.AsSpan(slot * _keyCount));
+        var needed = (slot + 1) * _aggregateCount;
+        if (needed > _counts.Length)
+        {
+            var size = Math.Max(_counts.Length * 2, needed);
+            Array.Resize(ref _counts, size);
+            Array.Resize(ref _sums, size);
+            if (_extremes != null)
+            {
+                Array.Resize(ref _extremes, size);
+            }
+        }
+
+        if (_slotCount * 2 > _table.Length)
+        {
+            Rehash(); // at most half full: probes stay short
+        }
+        else
+        {
+            Place(_table, hash, slot);
+        }
+
         return slot;
     }
 
-    private void Extreme(int slot, int a, object? value)
+    private void Rehash()
+    {
+        var table = new int[_table.Length * 2];
+        for (var slot = 0; slot < _slotCount; slot++)
+        {
+            Place(table, Hash(_keys.AsSpan(slot * _keyCount, _keyCount)), slot);
+        }
+
+        _table = table;
+    }
+
+    private static void Place(int[] table, int hash, int slot)
+    {
+        var mask = table.Length - 1;
+        var i = hash & mask;
+        while (table[i] != 0)
+        {
+            i = (i + 1) & mask;
+        }
+
+        table[i] = slot + 1;
+    }
+
+    private static int Hash(ReadOnlySpan<long> codes)
+    {
+        var hash = new HashCode();
+        foreach (var code in codes)
+        {
+            hash.Add(code);
+        }
+
+        return hash.ToHashCode() & int.MaxValue;
+    }
+
+    private void Extreme(int at, int a, object? value)
     {
         if (value is null)
         {
             return;
         }
 
-        var current = _extremes[slot][a];
+        var current = _extremes![at];
         var order = current is null ? 0 : GroupValues.Compare(value, current);
         if (current is null || (_query.Aggregates[a].Function == AggregateFunction.Min ? order < 0 : order > 0))
         {
-            _extremes[slot][a] = value;
+            _extremes[at] = value;
         }
-    }
-
-    /// <summary>An aggregate's value, or null when it has none (avg, min and max of no value; count and sum always have one).</summary>
-    private object? Value(int a, int slot)
-    {
-        var aggregate = _query.Aggregates[a];
-        var count = _counts[slot][a];
-        return aggregate.Function switch
-        {
-            _ when aggregate.Field < 0 => count,
-            AggregateFunction.Count => count,
-            AggregateFunction.Sum => _sums[slot][a],
-            AggregateFunction.Avg => count == 0 ? null : _sums[slot][a] / count,
-            _ => count == 0 ? null : _extremes[slot][a],
-        };
     }
 
     private void WriteAggregate(Utf8JsonWriter writer, int a, int slot)
     {
-        switch (Value(a, slot))
+        var at = (slot * _aggregateCount) + a;
+        var aggregate = _query.Aggregates[a];
+        var count = _counts[at];
+        if (aggregate.Field < 0 || aggregate.Function == AggregateFunction.Count)
         {
-            case long count: writer.WriteNumberValue(count); break;
-            case double number: AggregationJson.WriteNumber(writer, number); break;
-            case DateTime time: writer.WriteStringValue(time); break;
-            default: writer.WriteNullValue(); break;
+            writer.WriteNumberValue(count);
+        }
+        else if (aggregate.Function == AggregateFunction.Sum)
+        {
+            AggregationJson.WriteNumber(writer, _sums[at]);
+        }
+        else if (count == 0)
+        {
+            writer.WriteNullValue(); // avg, min and max of no value
+        }
+        else if (aggregate.Function == AggregateFunction.Avg)
+        {
+            AggregationJson.WriteNumber(writer, _sums[at] / count);
+        }
+        else
+        {
+            switch (_extremes![at])
+            {
+                case double number: AggregationJson.WriteNumber(writer, number); break;
+                case DateTime time: writer.WriteStringValue(time); break;
+                default: writer.WriteNullValue(); break;
+            }
         }
     }
 
-    private static void WriteValue(Utf8JsonWriter writer, object? value)
+    private void WriteKey(Utf8JsonWriter writer, int k, long code)
     {
-        switch (value)
+        if (code == NullCode)
         {
-            case string s: writer.WriteStringValue(s); break;
-            case DateTime t: writer.WriteStringValue(t); break;
-            case bool b: writer.WriteBooleanValue(b); break;
-            case double d: AggregationJson.WriteNumber(writer, d); break;
-            default: writer.WriteNullValue(); break;
+            writer.WriteNullValue();
+            return;
+        }
+
+        switch (_kinds[k])
+        {
+            case KeyKind.Time: writer.WriteStringValue(new DateTime(code, DateTimeKind.Utc)); break;
+            case KeyKind.Bool: writer.WriteBooleanValue(code != 0); break;
+            default: writer.WriteStringValue(_terms[k]!.Text((int)code)); break;
         }
     }
 
@@ -303,23 +496,20 @@ internal sealed class ReaggregatedGroups
             int result;
             if (order.Aggregate >= 0)
             {
-                var (vx, vy) = (Value(order.Aggregate, x), Value(order.Aggregate, y));
-                if (vx is null || vy is null)
+                result = CompareAggregate(order.Aggregate, x, y, out var missing);
+                if (missing)
                 {
-                    result = vx is null == vy is null ? 0 : vx is null ? 1 : -1; // no value: last, whichever the direction
                     if (result != 0)
                     {
-                        return result;
+                        return result; // no value: last, whichever the direction
                     }
 
                     continue;
                 }
-
-                result = GroupValues.Compare(vx, vy);
             }
             else
             {
-                result = CompareKeys(_keys[x][order.Key], _keys[y][order.Key]);
+                result = CompareKey(order.Key, _keys[(x * _keyCount) + order.Key], _keys[(y * _keyCount) + order.Key]);
             }
 
             if (result != 0)
@@ -328,9 +518,9 @@ internal sealed class ReaggregatedGroups
             }
         }
 
-        for (var k = 0; k < _keys[x].Length; k++)
+        for (var k = 0; k < _keyCount; k++)
         {
-            var result = CompareKeys(_keys[x][k], _keys[y][k]);
+            var result = CompareKey(k, _keys[(x * _keyCount) + k], _keys[(y * _keyCount) + k]);
             if (result != 0)
             {
                 return result;
@@ -340,36 +530,42 @@ internal sealed class ReaggregatedGroups
         return 0;
     }
 
-    /// <summary>Keys in the index's term order: strings by UTF-8 bytes (code points), the rest by value.</summary>
-    private static int CompareKeys(object? x, object? y)
+    /// <summary>Aggregate <paramref name="a"/> of two slots; <paramref name="missing"/> when either has no value (then: the one without, last).</summary>
+    private int CompareAggregate(int a, int x, int y, out bool missing)
     {
-        if (x is string sx && y is string sy)
+        var (ax, ay) = ((x * _aggregateCount) + a, (y * _aggregateCount) + a);
+        var aggregate = _query.Aggregates[a];
+        missing = false;
+        if (aggregate.Field < 0 || aggregate.Function == AggregateFunction.Count)
         {
-            var (ex, ey) = (sx.EnumerateRunes(), sy.EnumerateRunes());
-            while (true)
-            {
-                var (mx, my) = (ex.MoveNext(), ey.MoveNext());
-                if (!mx || !my)
-                {
-                    return mx == my ? 0 : mx ? 1 : -1;
-                }
-
-                var c = ex.Current.Value.CompareTo(ey.Current.Value);
-                if (c != 0)
-                {
-                    return c;
-                }
-            }
+            return _counts[ax].CompareTo(_counts[ay]);
         }
 
-        return GroupValues.Compare(x, y);
+        if (aggregate.Function == AggregateFunction.Sum)
+        {
+            return _sums[ax].CompareTo(_sums[ay]);
+        }
+
+        var (nx, ny) = (_counts[ax] == 0, _counts[ay] == 0);
+        if (nx || ny)
+        {
+            missing = true;
+            return nx == ny ? 0 : nx ? 1 : -1;
+        }
+
+        return aggregate.Function == AggregateFunction.Avg
+            ? (_sums[ax] / _counts[ax]).CompareTo(_sums[ay] / _counts[ay])
+            : GroupValues.Compare(_extremes![ax], _extremes[ay]);
     }
 
-    private static object? ReadKey(JsonElement value, bool isBool, bool isTime) => value.ValueKind switch
+    /// <summary>Key <paramref name="k"/>'s codes in the index's term order (a missing value first).</summary>
+    private int CompareKey(int k, long x, long y)
     {
-        JsonValueKind.Null => null,
-        JsonValueKind.True or JsonValueKind.False when isBool => value.GetBoolean(),
-        JsonValueKind.String when isTime => value.GetDateTime().ToUniversalTime(),
-        _ => value.GetString(),
-    };
+        if (x == NullCode || y == NullCode)
+        {
+            return (x == NullCode ? 0 : 1) - (y == NullCode ? 0 : 1);
+        }
+
+        return _kinds[k] == KeyKind.Keyword ? _terms[k]!.Compare((int)x, (int)y) : x.CompareTo(y);
+    }
 }

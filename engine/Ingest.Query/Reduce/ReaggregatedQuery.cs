@@ -142,12 +142,12 @@ internal sealed class ReaggregatedQuery
 
             if (timeKey >= 0)
             {
-                if (cursor.GetKey(timeKey) is not DateTime bucket)
+                if (!cursor.TryGetKeyTicks(timeKey, out var bucket))
                 {
                     continue;
                 }
 
-                if (to is { } end && bucket.Ticks >= end)
+                if (to is { } end && bucket >= end)
                 {
                     if (timeKey == 0)
                     {
@@ -157,7 +157,7 @@ internal sealed class ReaggregatedQuery
                     continue;
                 }
 
-                if (from is { } start && bucket.Ticks < start)
+                if (from is { } start && bucket < start)
                 {
                     continue;
                 }
