@@ -116,19 +116,30 @@ internal static class MapReduceCoverage
         return null;
     }
 
+    /// <summary>The query bound to a map-reduce index's fields (its map part), or null and why not.</summary>
+    internal static AggregationQuery? TryBind(ParsedQuery query, IndexDefinition definition, QueryParameters parameters, out string reason)
+    {
+        try
+        {
+            var aggregation = AggregationQuery.TryBind(query, definition, parameters.GetJson);
+            reason = aggregation is null ? "the query does not aggregate" : "";
+            return aggregation;
+        }
+        catch (QueryException e)
+        {
+            reason = $"the query does not bind to its fields ({e.Message})";
+            return null;
+        }
+    }
+
     private static CoveredQuery? TryCover(ParsedQuery query, IndexDefinition definition, QueryParameters parameters, out string reason, out int closeness)
     {
         // How far the index got: 0 bound, 1 as many keys as the query, 2 the same keys (explain names the closest one).
         closeness = 0;
         var reduce = definition.Reduce!;
-        AggregationQuery aggregation;
-        try
+        var aggregation = TryBind(query, definition, parameters, out reason);
+        if (aggregation is null)
         {
-            aggregation = AggregationQuery.TryBind(query, definition, parameters.GetJson)!;
-        }
-        catch (QueryException e)
-        {
-            reason = $"the query does not bind to its fields ({e.Message})";
             return null;
         }
 

@@ -33,47 +33,16 @@ namespace Ingest.Query.Reduce;
 internal static class MapReduceReaggregation
 {
     /// <summary>Whether <paramref name="query"/> is an aggregation over a collection (the only kind this can answer): a check that costs nothing.</summary>
-    public static bool MayReaggregate(ParsedQuery query)
-    {
-        if (query.Source.Kind != QuerySourceKind.Collection)
-        {
-            return false;
-        }
-
-        if (query.GroupBy.Count > 0)
-        {
-            return true;
-        }
-
-        foreach (var item in query.Select)
-        {
-            if (item is AggregateSelect or FacetSelect)
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
+    public static bool MayReaggregate(ParsedQuery query) =>
+        query.Source.Kind == QuerySourceKind.Collection && AggregationBinder.IsAggregation(query);
 
     /// <summary>The plan answering <paramref name="query"/> from <paramref name="definition"/>'s groups, or null and why not.</summary>
     public static ReaggregationPlan? TryPlan(ParsedQuery query, IndexDefinition definition, QueryParameters parameters, out string reason)
     {
         var reduce = definition.Reduce!;
-        AggregationQuery aggregation;
-        try
-        {
-            aggregation = AggregationQuery.TryBind(query, definition, parameters.GetJson)!;
-        }
-        catch (QueryException e)
-        {
-            reason = $"the query does not bind to its fields ({e.Message})";
-            return null;
-        }
-
+        var aggregation = MapReduceCoverage.TryBind(query, definition, parameters, out reason);
         if (aggregation is null)
         {
-            reason = "the query does not aggregate";
             return null;
         }
 
