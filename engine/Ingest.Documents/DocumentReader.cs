@@ -98,6 +98,49 @@ public sealed class DocumentReader : IDisposable
         return true;
     }
 
+    /// <summary>
+    /// <see cref="TryGet"/> for an id held as UTF-8 (an index entry's), answering only whether the document is live in
+    /// this snapshot (present, not expired) and at which etag: two key lookups, no string, no body read.
+    /// </summary>
+    public bool TryGetEtag(ReadOnlySpan<byte> idUtf8, out long etag)
+    {
+        OpenTrees();
+        etag = 0;
+        if (_ids == null || idUtf8.IsEmpty || idUtf8.Length > DocumentStoreOptions.MaxIdBytes)
+        {
+            return false;
+        }
+
+        Span<char> chars = stackalloc char[DocumentStoreOptions.MaxIdBytes];
+        if (!Encoding.UTF8.TryGetChars(idUtf8, chars, out var charCount))
+        {
+            return false;
+        }
+
+        Span<byte> key = stackalloc byte[IdKey.MaxKeyBytes(DocumentStoreOptions.MaxIdBytes)];
+        var length = IdKey.Fold(chars[..charCount], key);
+        if (!_ids.TryGet(key[..length], out var etagValue))
+        {
+            return false;
+        }
+
+        var found = BinaryPrimitives.ReadInt64LittleEndian(etagValue);
+        Span<byte> etagKey = stackalloc byte[EtagKey.Size];
+        EtagKey.Write(etagKey, found);
+        if (!_byEtag!.TryGet(etagKey, out var value))
+        {
+            throw new InvalidDataException($"The id index points at etag {found}, which holds no document.");
+        }
+
+        if (DocumentRecord.Read(value).IsExpired(value, NowTicks))
+        {
+            return false;
+        }
+
+        etag = found;
+        return true;
+    }
+
     /// <summary>Copies a document out, or returns null if there is none with this id.</summary>
     public Document? Get(string id) => TryGet(id, out var view) ? view.ToDocument() : null;
 
