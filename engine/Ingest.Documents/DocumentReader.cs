@@ -31,6 +31,7 @@ public sealed class DocumentReader : IDisposable
     private Tree? _byEtag;
     private Tree? _tombstones;
     private bool _treesOpened;
+    private bool? _anyExpiring;
     private bool _disposed;
 
     internal DocumentReader(ReadTransaction tx, DecompressorPool decompressors, TopicNames topicNames)
@@ -111,13 +112,14 @@ public sealed class DocumentReader : IDisposable
             return false;
         }
 
-        Span<char> chars = stackalloc char[DocumentStoreOptions.MaxIdBytes];
+        // Sized to the id, as TryGet's key: a UTF-8 id has no more characters than bytes.
+        Span<char> chars = stackalloc char[idUtf8.Length];
         if (!Encoding.UTF8.TryGetChars(idUtf8, chars, out var charCount))
         {
             return false;
         }
 
-        Span<byte> key = stackalloc byte[IdKey.MaxKeyBytes(DocumentStoreOptions.MaxIdBytes)];
+        Span<byte> key = stackalloc byte[IdKey.MaxKeyBytes(charCount)];
         var length = IdKey.Fold(chars[..charCount], key);
         if (!_ids.TryGet(key[..length], out var etagValue))
         {
@@ -125,6 +127,15 @@ public sealed class DocumentReader : IDisposable
         }
 
         var found = BinaryPrimitives.ReadInt64LittleEndian(etagValue);
+
+        // Only an expiry can hide a document the id tree holds: with none in the snapshot, the record needs no lookup.
+        _anyExpiring ??= (_tx.OpenTree(TreeNames.Expiry)?.Count ?? 0) > 0;
+        if (_anyExpiring == false)
+        {
+            etag = found;
+            return true;
+        }
+
         Span<byte> etagKey = stackalloc byte[EtagKey.Size];
         EtagKey.Write(etagKey, found);
         if (!_byEtag!.TryGet(etagKey, out var value))

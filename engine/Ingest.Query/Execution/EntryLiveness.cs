@@ -23,29 +23,40 @@ internal static class EntryLiveness
     /// Whether the first entries of a page in entry order (<paramref name="kept"/>: the smallest matches past a
     /// continuation, at most <paramref name="requested"/>) give the same page as the full match list would: either they
     /// are every such match, or past <paramref name="skip"/> entries they hold <paramref name="limit"/> live ones and one
-    /// entry more (so the full list's page ends on the same entry and also has more after it).
+    /// entry more (so the full list's page ends on the same entry and also has more after it). When they do, the dead
+    /// entries among those checked are removed (the rows would skip them; an offset still counts the entries before
+    /// them), so every row the page writes is known live and needs no second look.
     /// </summary>
     public static bool FillsPage(IndexReader index, DocumentReader documents, List<long> kept, int requested, int skip, int limit, long? bound)
     {
-        if (kept.Count < requested)
+        if (skip >= kept.Count)
         {
-            return true;
+            return true; // the offset passes every match (the kept ones are all of them: requested exceeds the offset)
         }
 
         var live = 0;
-        for (var i = skip; i < kept.Count; i++)
+        var write = skip;
+        var i = skip;
+        for (; i < kept.Count && live < limit; i++)
         {
-            if (live == limit)
-            {
-                return true;
-            }
-
             if (IsLive(index, documents, kept[i], bound))
             {
+                kept[write++] = kept[i];
                 live++;
             }
         }
 
-        return false;
+        if (live < limit && kept.Count >= requested)
+        {
+            return false; // the full list may hold live entries past the kept ones
+        }
+
+        if (live == limit && i == kept.Count && kept.Count >= requested)
+        {
+            return false; // the page ends on the last kept entry: whether more follow is not known from them
+        }
+
+        kept.RemoveRange(write, i - write);
+        return true;
     }
 }

@@ -131,6 +131,9 @@ public sealed class RangeFirstPageTests
         var offset = await RunAsync(host, reader, $"from index '{ByTotal.Name}' {where} {select} limit 7 offset 5", null);
         Assert.Equal(full.Skip(5).Where(id => !deleted.Contains(id)).Take(7), offset.Ids); // an offset counts entries, as it always has
         Assert.Equal(full.Count, offset.Total);
+        var past = await RunAsync(host, reader, $"from index '{ByTotal.Name}' {where} {select} limit 5 offset 1000", null);
+        Assert.Empty(past.Ids);
+        Assert.Null(past.Continuation);
 
         var pages = new List<string>();
         string? token = null;
