@@ -31,6 +31,7 @@ public sealed class DocumentReader : IDisposable
     private Tree? _byEtag;
     private Tree? _tombstones;
     private bool _treesOpened;
+    private bool? _anyExpiring;
     private bool _disposed;
 
     internal DocumentReader(ReadTransaction tx, DecompressorPool decompressors, TopicNames topicNames)
@@ -95,6 +96,59 @@ public sealed class DocumentReader : IDisposable
 
         // The span points into the snapshot's pages, not into the stack key it was looked up with.
         document = new DocumentView(this, etag, new ReadOnlySpanHolder(value).Span);
+        return true;
+    }
+
+    /// <summary>
+    /// <see cref="TryGet"/> for an id held as UTF-8 (an index entry's), answering only whether the document is live in
+    /// this snapshot (present, not expired) and at which etag: two key lookups, no string, no body read.
+    /// </summary>
+    public bool TryGetEtag(ReadOnlySpan<byte> idUtf8, out long etag)
+    {
+        OpenTrees();
+        etag = 0;
+        if (_ids == null || idUtf8.IsEmpty || idUtf8.Length > DocumentStoreOptions.MaxIdBytes)
+        {
+            return false;
+        }
+
+        // Sized to the id, as TryGet's key: a UTF-8 id has no more characters than bytes.
+        Span<char> chars = stackalloc char[idUtf8.Length];
+        if (!Encoding.UTF8.TryGetChars(idUtf8, chars, out var charCount))
+        {
+            return false;
+        }
+
+        Span<byte> key = stackalloc byte[IdKey.MaxKeyBytes(charCount)];
+        var length = IdKey.Fold(chars[..charCount], key);
+        if (!_ids.TryGet(key[..length], out var etagValue))
+        {
+            return false;
+        }
+
+        var found = BinaryPrimitives.ReadInt64LittleEndian(etagValue);
+
+        // Only an expiry can hide a document the id tree holds: with none in the snapshot, the record needs no lookup.
+        _anyExpiring ??= (_tx.OpenTree(TreeNames.Expiry)?.Count ?? 0) > 0;
+        if (_anyExpiring == false)
+        {
+            etag = found;
+            return true;
+        }
+
+        Span<byte> etagKey = stackalloc byte[EtagKey.Size];
+        EtagKey.Write(etagKey, found);
+        if (!_byEtag!.TryGet(etagKey, out var value))
+        {
+            throw new InvalidDataException($"The id index points at etag {found}, which holds no document.");
+        }
+
+        if (DocumentRecord.Read(value).IsExpired(value, NowTicks))
+        {
+            return false;
+        }
+
+        etag = found;
         return true;
     }
 

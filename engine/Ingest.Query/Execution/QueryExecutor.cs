@@ -154,6 +154,7 @@ public sealed partial class QueryExecutor
         {
             documents = _store.BeginRead();
             var agrees = (FirstPageSize(prepared) > 0 || IsIdProjection(prepared)) && StoreAgrees(prepared, reader, documents);
+            var checkIds = !agrees;
 
             // An unfiltered order by F limit k walks F's terms and never needs every entry (the total is the entry count).
             var walk = prepared.Filter == null && CanWalkTerms(prepared);
@@ -162,11 +163,12 @@ public sealed partial class QueryExecutor
             {
                 total = reader.EntryCount;
             }
-            else if (agrees && FirstPageSize(prepared) is > 0 and var firstPage && prepared.Filter is LeafFilter { Kind: LeafKind.Range, SingleValues: true } firstOfRange)
+            else if (FirstPageSize(prepared) is > 0 and var firstPage && prepared.Filter is LeafFilter { Kind: LeafKind.Range, SingleValues: true } firstOfRange
+                     && (agrees || IsIdProjection(prepared))
+                     && FirstOfRange(prepared, firstOfRange, firstPage, agrees, reader, documents, matches) is { } rangeTotal)
             {
-                // No row will be skipped, so the page needs only the range's first entries in entry order (and its size).
-                total = reader.FirstOfRangeOfSingleValues(
-                    firstOfRange.Field, firstOfRange.From, firstOfRange.To ?? [], firstOfRange.To != null, prepared.Resume?.Last ?? long.MinValue, firstPage, matches);
+                total = rangeTotal;
+                checkIds = false; // the kept entries were checked (FirstOfRange), and the dead ones dropped
             }
             else if (prepared.Filter == null)
             {
@@ -216,7 +218,8 @@ public sealed partial class QueryExecutor
             {
                 ColumnKeys = columnKeys,
                 ColumnField = columnField,
-                IdsFromIndex = agrees && IsIdProjection(prepared),
+                IdsFromIndex = IsIdProjection(prepared),
+                IdsChecked = checkIds,
             };
         }
         catch
@@ -233,6 +236,33 @@ public sealed partial class QueryExecutor
             throw;
         }
     }
+
+    /// <summary>
+    /// A range's page in entry order from its first entries only (and the range's size), or null when that page cannot
+    /// be told from them and <paramref name="matches"/> is left empty for the full match list. When the store agrees no
+    /// row will be skipped, so the page's own entries suffice. Otherwise (writes arriving since the index snapshot) a
+    /// slack of entries is kept beyond them, and they are checked against the store as the rows will be (only for
+    /// <c>select Id</c>, whose check replaces the document read; rows that read their documents anyway measured slower
+    /// checked twice than paged from the full list, so they take the full list): if too few are
+    /// live to fill the page with one entry after it, the full list pages it as before; if enough are, the dead ones are
+    /// dropped from <paramref name="matches"/> and the page's rows need no second check.
+    /// </summary>
+    private static long? FirstOfRange(
+        PreparedQuery prepared, LeafFilter range, int firstPage, bool agrees, IndexReader reader, DocumentReader documents, List<long> matches)
+    {
+        var requested = agrees ? firstPage : firstPage + Math.Max(MinFirstPageSlack, firstPage / 2);
+        var total = reader.FirstOfRangeOfSingleValues(range.Field, range.From, range.To ?? [], range.To != null, prepared.Resume?.Last ?? long.MinValue, requested, matches);
+        if (agrees || EntryLiveness.FillsPage(reader, documents, matches, requested, prepared.Resume == null ? prepared.Offset : 0, prepared.Limit!.Value, prepared.Resume?.BoundEtag))
+        {
+            return total;
+        }
+
+        matches.Clear();
+        return null;
+    }
+
+    /// <summary>Entries kept beyond a page when the store may have deleted some of them since the index snapshot.</summary>
+    private const int MinFirstPageSlack = 32;
 
     /// <summary>
     /// Whether every entry of the index snapshot is a live document of the store snapshot, at the version indexed, so

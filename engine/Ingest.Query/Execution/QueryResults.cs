@@ -69,10 +69,15 @@ public sealed class QueryResults : IDisposable
     internal int ColumnField { get; init; } = -1;
 
     /// <summary>
-    /// A projection of the id alone whose index snapshot agrees with the store's (QueryExecutor.StoreAgrees): each row is
-    /// the entry's id as the index holds it, and no document is read.
+    /// A projection of the id alone: each row is the entry's id as the index holds it, and no document is read.
     /// </summary>
     internal bool IdsFromIndex { get; init; }
+
+    /// <summary>
+    /// With <see cref="IdsFromIndex"/>, whether each id is first looked up in the store (EntryLiveness.IsLive): the
+    /// index snapshot does not agree with the store's (QueryExecutor.StoreAgrees), so its document may be gone.
+    /// </summary>
+    internal bool IdsChecked { get; init; }
 
     /// <summary>
     /// The size of the match set; a collection scan: the collection's documents. For grouped and faceted queries the
@@ -191,6 +196,11 @@ public sealed class QueryResults : IDisposable
                 if (!_index!.TryReadDocumentId(entry, out var idUtf8))
                 {
                     continue;
+                }
+
+                if (IdsChecked && !EntryLiveness.IsLive(_documents, idUtf8, _excludeNewer ? _boundEtag : null))
+                {
+                    continue; // deleted or expired after the index's snapshot, or written since the first page
                 }
 
                 ResultRowWriter.WriteIds(idUtf8, _prepared.Projection, writer);
