@@ -5,7 +5,7 @@ namespace Ingest.Indexing.Storage;
 
 /// <summary>
 /// A batch's (field, term, entry) ops grouped by term, in the term dictionary's key order, with each term's additions
-/// and removals in ascending entry order. The distinct terms (far fewer than the ops) are interned and sorted by their
+/// and removals in ascending entry order. The distinct terms are interned (<see cref="TermTable"/>) and sorted by their
 /// bytes; the entries are bucketed per term by a counting sort and each bucket sorted as plain integers. Sorting every
 /// op with a comparer of term bytes took most of a batch's term pass (the indexing benchmark's profile). The arrays are
 /// kept and only grow, so steady batches allocate nothing.
@@ -13,7 +13,7 @@ namespace Ingest.Indexing.Storage;
 internal sealed class PostingOpGroups
 {
     private readonly PostingOpComparer _comparer = new();
-    private readonly Dictionary<PostingOp, int> _ids;
+    private readonly TermTable _ids = new();
     private readonly List<PostingOp> _terms = []; // the distinct terms; Entry holds the term's id until sorted
     private int[] _rankOfOp = [];
     private int[] _rankOfId = [];
@@ -23,14 +23,9 @@ internal sealed class PostingOpGroups
     private long[] _additions = [];
     private long[] _removals = [];
 
-    public PostingOpGroups()
-    {
-        _ids = new Dictionary<PostingOp, int>(new PostingOpTermEquality(_comparer));
-    }
-
-    /// <summary>Bytes the kept arrays hold (about: a dictionary slot is counted as 48 bytes), for a batch memory budget.</summary>
+    /// <summary>Bytes the kept arrays hold, for a batch memory budget.</summary>
     public long CapacityBytes =>
-        (_ids.EnsureCapacity(0) * 48L)
+        _ids.CapacityBytes
         + ((long)_terms.Capacity * Unsafe.SizeOf<PostingOp>())
         + ((long)(_rankOfOp.Length + _rankOfId.Length + _additionStarts.Length + _removalStarts.Length + _next.Length) * sizeof(int))
         + ((long)(_additions.Length + _removals.Length) * sizeof(long));
@@ -59,10 +54,9 @@ internal sealed class PostingOpGroups
         _terms.Clear();
         for (var i = 0; i < ops.Length; i++)
         {
-            ref var id = ref CollectionsMarshal.GetValueRefOrAddDefault(_ids, ops[i], out var exists);
-            if (!exists)
+            var id = _ids.Intern(ops[i].Field, arena, ops[i].Start, ops[i].Length);
+            if (id == _terms.Count)
             {
-                id = _terms.Count;
                 _terms.Add(ops[i] with { Entry = id });
             }
 
@@ -92,10 +86,9 @@ internal sealed class PostingOpGroups
         Grow(ref _rankOfOp, ops.Length);
         for (var i = 0; i < ops.Length; i++)
         {
-            ref var id = ref CollectionsMarshal.GetValueRefOrAddDefault(_ids, ops[i], out var exists);
-            if (!exists)
+            var id = _ids.Intern(ops[i].Field, arena, ops[i].Start, ops[i].Length);
+            if (id == _terms.Count)
             {
-                id = _terms.Count;
                 _terms.Add(ops[i] with { Entry = id });
             }
 
