@@ -382,7 +382,7 @@ internal sealed class IndexStorage : IDisposable
         UpdateColumns(entry, existed);
         _comparer.Arena = _arena.Bytes;
         var newTerms = CollectionsMarshal.AsSpan(_newTerms);
-        newTerms.Sort(_comparer);
+        DocumentTermSort.Sort(newTerms, _arena.Bytes, _comparer);
         var distinct = Distinct(newTerms);
         if (_reduce != null && !change.IsDelete)
         {
