@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Globalization;
 using Ingest.Documents;
 using Ingest.Storage;
@@ -55,26 +56,35 @@ internal sealed class IngestDocumentSystem(string directory) : IDocumentSystem
 
     public IDocumentReadSession OpenReadSession() => new ReadSession(_store);
 
+    public void Settle()
+    {
+        var backlog = _store.FlushBacklogPages;
+        if (backlog == 0)
+        {
+            return;
+        }
+
+        var clock = Stopwatch.StartNew();
+        while (_store.FlushBacklogPages > 0)
+        {
+            if (clock.Elapsed > TimeSpan.FromMinutes(2))
+            {
+                throw new TimeoutException($"the flusher still holds {_store.FlushBacklogPages} pages after 2 minutes");
+            }
+
+            Thread.Sleep(5);
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[ingest] settle (not measured): the flusher still held {backlog:N0} pages; {clock.Elapsed.TotalMilliseconds:N0} ms until it wrote them"));
+    }
+
     public void Dispose() => _store.Dispose();
 
-    /// <summary>
-    /// Says how many committed pages waited for the flusher when the session's first read began: a read workload right
-    /// after the load shares the machine with the writes of that backlog (get-by-id-random-1t fell by that in 2026-11-28's run).
-    /// </summary>
     private sealed class ReadSession(DocumentStore store) : IDocumentReadSession
     {
         private DocumentReader? _reader;
-        private int _backlogAtStart = -1;
 
-        public void Begin()
-        {
-            if (_backlogAtStart < 0)
-            {
-                _backlogAtStart = store.FlushBacklogPages;
-            }
-
-            _reader = store.BeginRead();
-        }
+        public void Begin() => _reader = store.BeginRead();
 
         public int Get(string id) => _reader!.TryGet(id, out var document) ? document.Body.Length : -1;
 
@@ -84,14 +94,6 @@ internal sealed class IngestDocumentSystem(string directory) : IDocumentSystem
             _reader = null;
         }
 
-        public void Dispose()
-        {
-            End();
-            if (_backlogAtStart >= 0)
-            {
-                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[ingest] flush backlog when the session's first read began: {_backlogAtStart:N0} pages, now {store.FlushBacklogPages:N0}"));
-                _backlogAtStart = -1;
-            }
-        }
+        public void Dispose() => End();
     }
 }
