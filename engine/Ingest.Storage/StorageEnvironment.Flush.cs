@@ -12,35 +12,12 @@ public sealed unsafe partial class StorageEnvironment
 {
     private void FlushLoop()
     {
-        var intervalMs = (long)_options.FlushInterval.TotalMilliseconds;
-        var idleMs = IdleFlushDelayMs(intervalMs);
-        var idleMinPages = Math.Max(1, _options.FlushThresholdPages / 8);
-        var lastFlush = Environment.TickCount64;
-        var seenTx = LastCommittedTransactionId;
-        var flushedTx = seenTx;
         while (!_stopping)
         {
-            // A backlog worth an idle flush is watched every idleMs (a timed wait, no signal per commit); otherwise the
-            // flusher sleeps until the interval or the threshold's signal.
-            var untilInterval = Math.Max(0, lastFlush + intervalMs - Environment.TickCount64);
-            var watchIdle = UnflushedPageCount >= idleMinPages && untilInterval > idleMs;
-            var signalled = _flushSignal.WaitOne((int)Math.Min(watchIdle ? idleMs : untilInterval, int.MaxValue));
+            _flushSignal.WaitOne(_options.FlushInterval);
             if (_stopping)
             {
                 break;
-            }
-
-            if (!signalled && Environment.TickCount64 - lastFlush < intervalMs)
-            {
-                // The writer went idle after a burst when no commit came during a whole wait: flush now, so what follows
-                // the burst (a phase of reads) does not share the machine with its backlog's writes for up to an interval.
-                // Once per burst: a reader that pins an older snapshot keeps the backlog, and the interval retries it.
-                var tx = LastCommittedTransactionId;
-                if (tx != seenTx || tx == flushedTx || UnflushedPageCount < idleMinPages)
-                {
-                    seenTx = tx;
-                    continue;
-                }
             }
 
             try
@@ -66,20 +43,8 @@ public sealed unsafe partial class StorageEnvironment
                 _flushError = ex;
                 return;
             }
-
-            lastFlush = Environment.TickCount64;
-            seenTx = flushedTx = LastCommittedTransactionId;
         }
     }
-
-    /// <summary>
-    /// How long the writer must have committed nothing before a backlog of at least an eighth of the threshold is flushed
-    /// early: a twentieth of the interval, 1-50 ms (50 ms at the default second). Batches of a bulk load come every few
-    /// milliseconds, so the load itself keeps flushing at the threshold (16,384 pages: 2.2-2.4x fewer page writes than
-    /// 4,096); the reads that follow it ran beside its last 9,600-15,100 pages' writes for the first seconds, and
-    /// `get-by-id-random-1t` paid 6-12% of the reader's CPU time for it (docs/benchmarks/documents.md).
-    /// </summary>
-    private static long IdleFlushDelayMs(long intervalMs) => Math.Clamp(intervalMs / 20, 1, 50);
 
     /// <summary>
     /// After a journal write failed for lack of space: redo its cleanup (or the file creation that
