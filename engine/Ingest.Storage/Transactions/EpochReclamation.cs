@@ -175,9 +175,17 @@ internal sealed unsafe class EpochReclamation
     {
         _readyVersions.Clear();
         TakeReady(retired, upTo, _readyVersions);
-        foreach (var v in _readyVersions)
+        _scratch.BeginFreeBatch();
+        try
         {
-            _scratch.FreePages((byte*)v.Pointer, v.Pages);
+            foreach (var v in _readyVersions)
+            {
+                _scratch.FreePages((byte*)v.Pointer, v.Pages);
+            }
+        }
+        finally
+        {
+            _scratch.EndFreeBatch();
         }
 
         _readyVersions.Clear();

@@ -41,6 +41,9 @@ internal static class DocumentWorkloads
 
     private static WorkloadMeasurement RunGets(IDocumentSystem system, OrderDataset data, int threads)
     {
+        // The load's last flush is the load's work: at a flush threshold of 16,384 pages it wrote 9,600-15,100 pages
+        // during the first seconds of get-by-id-random-1t and took 6-12% off the reader (docs/benchmarks/documents.md).
+        system.Settle();
         var sessions = Enumerable.Range(0, threads).Select(_ => system.OpenReadSession()).ToArray();
         try
         {
@@ -87,6 +90,7 @@ internal static class DocumentWorkloads
 
     private static WorkloadMeasurement RunChangesScan(IDocumentSystem system, OrderDataset data, DocumentsSizes sizes)
     {
+        system.Settle();
         system.ScanChanges(); // warm-up: the first pass pages the store in
         Measure.Settle();
         var allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);

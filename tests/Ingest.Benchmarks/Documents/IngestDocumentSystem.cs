@@ -1,3 +1,5 @@
+using System.Diagnostics;
+using System.Globalization;
 using Ingest.Documents;
 using Ingest.Storage;
 
@@ -53,6 +55,28 @@ internal sealed class IngestDocumentSystem(string directory) : IDocumentSystem
     }
 
     public IDocumentReadSession OpenReadSession() => new ReadSession(_store);
+
+    public void Settle()
+    {
+        var backlog = _store.FlushBacklogPages;
+        if (backlog == 0)
+        {
+            return;
+        }
+
+        var clock = Stopwatch.StartNew();
+        while (_store.FlushBacklogPages > 0)
+        {
+            if (clock.Elapsed > TimeSpan.FromMinutes(2))
+            {
+                throw new TimeoutException($"the flusher still holds {_store.FlushBacklogPages} pages after 2 minutes");
+            }
+
+            Thread.Sleep(5);
+        }
+
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[ingest] settle (not measured): the flusher still held {backlog:N0} pages; {clock.Elapsed.TotalMilliseconds:N0} ms until it wrote them"));
+    }
 
     public void Dispose() => _store.Dispose();
 

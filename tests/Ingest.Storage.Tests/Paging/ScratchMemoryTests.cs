@@ -149,4 +149,47 @@ public sealed unsafe class ScratchMemoryTests
         Assert.Equal(10, scratch.FreshPages);
         Assert.Equal(6, scratch.ReleasedPagesReused);
     }
+
+    [Fact]
+    public void Pages_freed_past_the_warm_limit_in_a_batch_stay_resident_until_the_batch_ends_then_read_as_zeros()
+    {
+        using var scratch = new ScratchMemory(warmPages: 2);
+        var pages = new nint[8];
+        for (var i = 0; i < pages.Length; i++)
+        {
+            pages[i] = (nint)scratch.AllocatePages(1);
+            new Span<byte>((void*)pages[i], PageSize).Fill(0xAB);
+        }
+
+        scratch.BeginFreeBatch();
+        foreach (var p in pages)
+        {
+            scratch.FreePages((byte*)p, 1);
+        }
+
+        // Held back, still resident: after the two warm pages they come out with their old bytes, not as released ones.
+        var again = new nint[3];
+        for (var i = 0; i < again.Length; i++)
+        {
+            again[i] = (nint)scratch.AllocatePages(1);
+            Assert.True(new Span<byte>((void*)again[i], PageSize).IndexOfAnyExcept((byte)0xAB) < 0, $"page {i} should still be resident");
+        }
+
+        Assert.Equal(0, scratch.ReleasedPagesReused);
+        scratch.EndFreeBatch();
+
+        // The batch's end released the five it still held; they are handed out after every resident page, as zeros.
+        for (var i = 0; i < 5; i++)
+        {
+            var p = scratch.AllocatePages(1);
+            if (OperatingSystem.IsLinux())
+            {
+                Assert.True(new Span<byte>(p, PageSize).IndexOfAnyExcept((byte)0) < 0, $"released page {i} kept its old bytes");
+            }
+
+            Assert.Equal(i + 1, scratch.ReleasedPagesReused);
+        }
+
+        Assert.Equal(8, scratch.FreshPages);
+    }
 }
