@@ -117,9 +117,22 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
     /// </summary>
     internal LazyJsonEntry[]? Index(ReadOnlySpan<byte> json)
     {
+        var open = json.IndexOf((byte)'{');
+        var found = TopLevelPropertyScanner.TryIndex(json, open, ref _entries);
+        if (found >= 0)
+        {
+            return found == 0 ? [] : _entries.AsSpan(0, found).ToArray();
+        }
+
+        return IndexByStrings(json, open);
+    }
+
+    /// <summary>As <see cref="Index"/>, string by string: for an object with escapes, which <see cref="TopLevelPropertyScanner"/> leaves.</summary>
+    internal LazyJsonEntry[]? IndexByStrings(ReadOnlySpan<byte> json, int open)
+    {
         var count = 0;
         var entries = _entries;
-        var at = CheckedJsonScanner.SkipWhitespace(json, json.IndexOf((byte)'{') + 1);
+        var at = CheckedJsonScanner.SkipWhitespace(json, open + 1);
         while (json[at] == (byte)'"')
         {
             var nameEnd = CheckedJsonScanner.SkipString(json, at);
