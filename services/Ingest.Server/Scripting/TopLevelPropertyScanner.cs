@@ -7,24 +7,25 @@ namespace Ingest.Server.Scripting;
 
 /// <summary>
 /// Finds the top-level properties of a checked JSON object 64 bytes at a time, for
-/// <see cref="Utf8JsonToJsValue.Index"/>: each block's quotes, brackets, commas and colons become bit
-/// masks, the bits inside strings are cleared with a prefix XOR of the quote mask (a quote opens or
-/// closes a string when no backslash is around), and only the bits that matter at the current depth
-/// are visited: at the top level every comma, colon and bracket, deeper only brackets. A transform
-/// reads a few fields of a ~1 KiB document whose nested values (orders, tags, preferences) are most of
-/// its bytes; the scanner that jumped from quote to quote spent a sixth of the writer's step there
-/// (perf of the source transform micro benchmark, issue 30). Escapes need the scanner that reads
-/// strings one by one: a block with a backslash gives up (-1) and the caller uses that one.
-/// Undefined on malformed input.
+/// <see cref="Utf8JsonToJsValue.Index"/>: each block's quotes, backslashes, brackets, commas and
+/// colons become bit masks; escaped bytes are found from the backslash mask with simdjson's carry
+/// trick (an odd run of backslashes escapes the byte after it), and the bits inside strings are
+/// cleared with a prefix XOR of the mask of unescaped quotes. Only the bits that matter at the
+/// current depth are visited: at the top level every comma, colon and bracket, deeper only brackets.
+/// A transform reads a few fields of a ~1 KiB document whose nested values (orders, tags,
+/// preferences) are most of its bytes; the scanner that jumped from quote to quote through every
+/// nested string spent a sixth of the writer's step there (perf of the source transform micro
+/// benchmark, issue 30). Undefined on malformed input.
 /// </summary>
 internal static class TopLevelPropertyScanner
 {
     private const int Block = 64;
+    private const ulong OddBits = 0xAAAA_AAAA_AAAA_AAAA;
 
     /// <summary>
     /// Writes the object's top-level properties (names and values as byte ranges, in order, repeats
-    /// included) into <paramref name="entries"/>, growing it as needed; their count, or -1 if the
-    /// object's bytes hold a backslash.
+    /// included) into <paramref name="entries"/>, growing it as needed; their count, or -1 if a
+    /// name is escaped (its bytes are not the name: the object is then read whole).
     /// </summary>
     /// <param name="json">Checked JSON holding the object.</param>
     /// <param name="open">The index of the object's <c>{</c>.</param>
@@ -35,6 +36,7 @@ internal static class TopLevelPropertyScanner
         ref var start = ref MemoryMarshal.GetReference(json);
         var state = new State { AfterSeparator = -1, ValueStart = -1 };
         ulong inStringCarry = 0;
+        ulong nextIsEscaped = 0;
         for (var at = open; at < json.Length; at += Block)
         {
             Masks masks;
@@ -50,13 +52,10 @@ internal static class TopLevelPropertyScanner
                 masks = Classify(ref MemoryMarshal.GetReference(tail));
             }
 
-            if (masks.Backslashes != 0)
-            {
-                return -1;
-            }
+            var escaped = Escaped(masks.Backslashes, ref nextIsEscaped);
 
             // Bit i is set from an opening quote up to (not including) its closing one.
-            var inString = PrefixXor(masks.Quotes) ^ inStringCarry;
+            var inString = PrefixXor(masks.Quotes & ~escaped) ^ inStringCarry;
             inStringCarry = (ulong)((long)inString >> 63);
             var brackets = masks.Brackets & ~inString;
             var all = brackets | (masks.Separators & ~inString);
@@ -74,6 +73,11 @@ internal static class TopLevelPropertyScanner
                 if (Visit(json, at + bit, ref state, ref entries))
                 {
                     return state.Count;
+                }
+
+                if (state.Count < 0)
+                {
+                    return -1;
                 }
             }
         }
@@ -114,6 +118,12 @@ internal static class TopLevelPropertyScanner
                 var nameClose = TrimEnd(json, at) - 1;
                 state.NameStart = nameOpen + 1;
                 state.NameLength = nameClose - nameOpen - 1;
+                if (json.Slice(state.NameStart, state.NameLength).Contains((byte)'\\'))
+                {
+                    state.Count = -1;
+                    return false;
+                }
+
                 state.ValueStart = CheckedJsonScanner.SkipWhitespace(json, at + 1);
                 return false;
             default: // ','
@@ -144,6 +154,28 @@ internal static class TopLevelPropertyScanner
         }
 
         return end;
+    }
+
+    // The bytes escaped by a backslash (the byte after an odd run of them), carrying a run that ends a
+    // block into the next (simdjson's json_escape_scanner: the subtraction's carries find where each
+    // run starting on an even or odd bit ends).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static ulong Escaped(ulong backslashes, ref ulong nextIsEscaped)
+    {
+        if (backslashes == 0)
+        {
+            var carried = nextIsEscaped;
+            nextIsEscaped = 0;
+            return carried;
+        }
+
+        var potentialEscape = backslashes & ~nextIsEscaped;
+        var maybeEscaped = potentialEscape << 1;
+        var escapeAndTerminalCode = ((maybeEscaped | OddBits) - potentialEscape) ^ OddBits;
+        var escaped = escapeAndTerminalCode ^ (backslashes | nextIsEscaped);
+        var escape = escapeAndTerminalCode & backslashes;
+        nextIsEscaped = escape >> 63;
+        return escaped;
     }
 
     // Bit i of the result is the XOR of bits 0..i: set inside a string (its opening quote included).

@@ -117,47 +117,13 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
     /// </summary>
     internal LazyJsonEntry[]? Index(ReadOnlySpan<byte> json)
     {
-        var open = json.IndexOf((byte)'{');
-        var found = TopLevelPropertyScanner.TryIndex(json, open, ref _entries);
-        if (found >= 0)
+        var found = TopLevelPropertyScanner.TryIndex(json, json.IndexOf((byte)'{'), ref _entries);
+        return found switch
         {
-            return found == 0 ? [] : _entries.AsSpan(0, found).ToArray();
-        }
-
-        return IndexByStrings(json, open);
-    }
-
-    /// <summary>As <see cref="Index"/>, string by string: for an object with escapes, which <see cref="TopLevelPropertyScanner"/> leaves.</summary>
-    internal LazyJsonEntry[]? IndexByStrings(ReadOnlySpan<byte> json, int open)
-    {
-        var count = 0;
-        var entries = _entries;
-        var at = CheckedJsonScanner.SkipWhitespace(json, open + 1);
-        while (json[at] == (byte)'"')
-        {
-            var nameEnd = CheckedJsonScanner.SkipString(json, at);
-            if (json[(at + 1)..(nameEnd - 1)].Contains((byte)'\\'))
-            {
-                return null;
-            }
-
-            var start = CheckedJsonScanner.SkipWhitespace(json, CheckedJsonScanner.SkipWhitespace(json, nameEnd) + 1);
-            var end = CheckedJsonScanner.SkipValue(json, start);
-            if (count == entries.Length)
-            {
-                Array.Resize(ref entries, entries.Length * 2);
-                _entries = entries;
-            }
-
-            entries[count++] = new LazyJsonEntry(at + 1, nameEnd - at - 2, start, end);
-            at = CheckedJsonScanner.SkipWhitespace(json, end);
-            if (json[at] == (byte)',')
-            {
-                at = CheckedJsonScanner.SkipWhitespace(json, at + 1);
-            }
-        }
-
-        return count == 0 ? [] : entries.AsSpan(0, count).ToArray();
+            < 0 => null,
+            0 => [],
+            _ => _entries.AsSpan(0, found).ToArray(),
+        };
     }
 
     /// <summary>
