@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Globalization;
 using System.Text.Json;
 using Ingest.Indexing.Reduce;
@@ -16,11 +15,15 @@ namespace Ingest.Server.Queries;
 /// columns name the series and each value column gives one series per group. So is a <c>from index</c> query on a
 /// map-reduce index with a time bucket key (<c>groupBy</c> with an <c>interval</c>) among its columns and at least one
 /// aggregate: the bucket key is the time, the aggregates are the values, the other keys split the series.
+/// The cells are elements of the rows' JSON, held in pooled memory until the table is disposed (once written).
 /// </summary>
-internal sealed class ResultTable
+internal sealed class ResultTable : IDisposable
 {
     /// <summary>Rows a table gets at most from a query without a smaller <c>limit</c> (a table panel shows no more).</summary>
     public const int MaxRows = 10_000;
+
+    private JsonDocument? _document;
+    private PooledBufferWriter? _buffer;
 
     private ResultTable(IReadOnlyList<ResultColumn> columns, IReadOnlyList<JsonElement?[]> rows, int timeColumn, long totalResults)
     {
@@ -77,25 +80,41 @@ internal sealed class ResultTable
     {
         ArgumentNullException.ThrowIfNull(execution);
         ArgumentNullException.ThrowIfNull(query);
-        var buffer = new ArrayBufferWriter<byte>(4096);
-        await using (var writer = new Utf8JsonWriter(buffer))
+        // The rows stay in the pooled buffer, and their cells in the document parsed over it, until the table is
+        // disposed: neither a copy of the document nor the arrays a growing buffer goes through are allocated.
+        var buffer = new PooledBufferWriter(16 * 1024);
+        JsonDocument? document = null;
+        try
         {
-            writer.WriteStartArray();
-            await execution.Results.WriteResultsAsync(writer, static _ => ValueTask.CompletedTask, ct).ConfigureAwait(false);
-            writer.WriteEndArray();
-        }
+            await using (var writer = new Utf8JsonWriter(buffer))
+            {
+                writer.WriteStartArray();
+                await execution.Results.WriteResultsAsync(writer, static _ => ValueTask.CompletedTask, ct).ConfigureAwait(false);
+                writer.WriteEndArray();
+            }
 
-        // One copy of the whole array outlives the pooled document, instead of a copy (a document of its own) per value.
-        JsonElement root;
-        using (var document = JsonDocument.Parse(buffer.WrittenMemory))
+            document = JsonDocument.Parse(buffer.WrittenMemory);
+            var results = execution.Results;
+            var table = results.Shape == QueryResultShape.Documents
+                ? FromDocuments(document.RootElement, results.TotalResults)
+                : FromRows(document.RootElement, results.Columns, query, reduce, results.TotalResults);
+            (table._document, table._buffer) = (document, buffer);
+            return table;
+        }
+        catch
         {
-            root = document.RootElement.Clone();
+            document?.Dispose();
+            buffer.Dispose();
+            throw;
         }
+    }
 
-        var results = execution.Results;
-        return results.Shape == QueryResultShape.Documents
-            ? FromDocuments(root, results.TotalResults)
-            : FromRows(root, results.Columns, query, reduce, results.TotalResults);
+    /// <summary>Returns the rows' memory: no cell may be read after.</summary>
+    public void Dispose()
+    {
+        _document?.Dispose();
+        _buffer?.Dispose();
+        (_document, _buffer) = (null, null);
     }
 
     private static ResultTable FromRows(JsonElement array, IReadOnlyList<QueryColumn> queryColumns, ParsedQuery query, ReduceDefinition? reduce, long total)
