@@ -91,7 +91,7 @@ internal sealed record ResultSeries(string Name, List<(long Time, JsonElement? V
     }
 
     /// <summary>The series a row's keys and value column name, made the first time the name is met (keys whose JSON differs may name one series: "5" and 5).</summary>
-    private static ResultSeries Named(JsonElement?[] row, int[] keys, int[] values, int v, IReadOnlyList<ResultColumn> columns, List<ResultSeries> series, Dictionary<string, ResultSeries> byName)
+    private static ResultSeries Named(ResultRow row, int[] keys, int[] values, int v, IReadOnlyList<ResultColumn> columns, List<ResultSeries> series, Dictionary<string, ResultSeries> byName)
     {
         var group = string.Join(' ', keys.Select(k => ResultValues.Text(row[k])));
         var name = keys.Length == 0 ? columns[values[v]].Name : values.Length > 1 ? $"{group} {columns[values[v]].Name}" : group;

@@ -25,7 +25,7 @@ internal sealed class ResultTable : IDisposable
     private JsonDocument? _document;
     private PooledBufferWriter? _buffer;
 
-    private ResultTable(IReadOnlyList<ResultColumn> columns, IReadOnlyList<JsonElement?[]> rows, int timeColumn, long totalResults)
+    private ResultTable(IReadOnlyList<ResultColumn> columns, ResultRows rows, int timeColumn, long totalResults)
     {
         Columns = columns;
         Rows = rows;
@@ -36,7 +36,7 @@ internal sealed class ResultTable : IDisposable
     public IReadOnlyList<ResultColumn> Columns { get; }
 
     /// <summary>One value per column; null where the row has no such property.</summary>
-    public IReadOnlyList<JsonElement?[]> Rows { get; }
+    public ResultRows Rows { get; }
 
     /// <summary>The column holding the <c>time()</c> bucket of a time series, or -1 when the results are a table.</summary>
     public int TimeColumn { get; }
@@ -112,6 +112,7 @@ internal sealed class ResultTable : IDisposable
     /// <summary>Returns the rows' memory: no cell may be read after.</summary>
     public void Dispose()
     {
+        Rows.Dispose();
         _document?.Dispose();
         _buffer?.Dispose();
         (_document, _buffer) = (null, null);
@@ -127,16 +128,16 @@ internal sealed class ResultTable : IDisposable
         }
 
         var columns = queryColumns.Select(c => new ResultColumn(c.Name, c.Type, aggregates.Contains(c.Name))).ToArray();
-        var rows = new List<JsonElement?[]>(array.GetArrayLength());
+        var rows = new ResultRows(array.GetArrayLength(), columns.Length);
+        var r = 0;
         foreach (var row in array.EnumerateArray())
         {
-            var values = new JsonElement?[columns.Length];
             for (var i = 0; i < columns.Length; i++)
             {
-                values[i] = row.TryGetProperty(columns[i].Name, out var value) ? value : null;
+                rows.Set(r, i, row.TryGetProperty(columns[i].Name, out var value) ? value : null);
             }
 
-            rows.Add(values);
+            r++;
         }
 
         return new ResultTable(columns, rows, FindTimeColumn(columns, query, reduce), total);
@@ -197,16 +198,13 @@ internal sealed class ResultTable : IDisposable
         }
 
         var columns = new ResultColumn[names.Count];
-        var rows = new List<JsonElement?[]>(parsed.Count);
-        foreach (var values in parsed)
+        var rows = new ResultRows(parsed.Count, names.Count);
+        for (var r = 0; r < parsed.Count; r++)
         {
-            var row = new JsonElement?[names.Count];
-            foreach (var (column, value) in values)
+            foreach (var (column, value) in parsed[r])
             {
-                row[column] = value;
+                rows.Set(r, column, value);
             }
-
-            rows.Add(row);
         }
 
         for (var i = 0; i < columns.Length; i++)
@@ -218,7 +216,7 @@ internal sealed class ResultTable : IDisposable
     }
 
     /// <summary>A document property's type: one JSON kind in every row that has it (nulls aside), else JSON.</summary>
-    private static QueryColumnType InferType(List<JsonElement?[]> rows, int column)
+    private static QueryColumnType InferType(ResultRows rows, int column)
     {
         QueryColumnType? type = null;
         foreach (var row in rows)

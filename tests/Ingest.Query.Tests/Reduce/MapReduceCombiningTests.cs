@@ -162,6 +162,39 @@ public sealed class MapReduceCombiningTests
         Assert.Contains(plan.Steps, step => step.Operation == "map-reduce-combine" && step.Detail.Contains("aggregated at query time", StringComparison.Ordinal));
     }
 
+    [Theory]
+    [InlineData("from Orders where OrderedAt between $from and $to select count(), sum(Total), avg(Total), min(Total), min(OrderedAt)")]
+    [InlineData("from Orders where OrderedAt between $from and $to group by time(OrderedAt, '10m'), Status select count(), avg(Total)")]
+    [InlineData("from Orders where OrderedAt between $from and $to select facet(Status)")]
+    public async Task An_edge_without_documents_is_not_aggregated_and_the_answer_is_the_query_time_one(string text)
+    {
+        await using var host = await QueryHost.OpenAsync([Plain, .. Reduced]);
+        var at = Start.AddHours(2);
+        await host.PutAsync("Orders", [
+            ("orders/1", $"{{\"Status\":\"shipped\",\"Total\":10,\"OrderedAt\":\"{at.AddMinutes(-7):O}\"}}"),
+            ("orders/2", $"{{\"Status\":\"void\",\"Total\":20,\"OrderedAt\":\"{at.AddTicks(-1):O}\"}}"),   // the last tick before $to's bucket
+            ("orders/3", $"{{\"Status\":\"shipped\",\"Total\":40,\"OrderedAt\":\"{at.AddTicks(1):O}\"}}"),  // one tick after $to: out
+            ("orders/4", "{\"Status\":\"shipped\",\"Total\":80,\"OrderedAt\":\"not a date\"}"),
+        ]);
+        foreach (var index in Reduced.Prepend(Plain))
+        {
+            await host.CatchUpAsync(index.Name);
+        }
+
+        foreach (var (from, to) in new[] { (Start, at), (at.AddDays(1), at.AddDays(2)), (at.AddTicks(-1), at.AddTicks(-1)) })
+        {
+            var parameters = new Dictionary<string, JsonElement>
+            {
+                ["from"] = JsonSerializer.SerializeToElement(from),
+                ["to"] = JsonSerializer.SerializeToElement(to), // no order at $to: its edge holds nothing (the last: one order, all edge)
+            };
+            var (expected, actual, _, plan) = await BothAsync(host, text, parameters);
+            _output.WriteLine($"{from:O}..{to:O}: {actual}");
+            Assert.Equal(expected, actual);
+            Assert.Contains(plan.Steps, step => step.Operation == "map-reduce-combine");
+        }
+    }
+
     private static IndexDefinition MapReduce(string name, params GroupKeyDefinition[] keys) => MapReduceOrders.MapReduce(name, Aggregates, keys);
 
     /// <summary>A range on OrderedAt: between, or two comparisons; bounds on bucket starts, on minutes, or anywhere.</summary>
