@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Runtime.InteropServices;
 using System.Text.Json;
 
@@ -30,52 +31,92 @@ internal sealed record ResultSeries(string Name, List<(long Time, JsonElement? V
         var keys = Enumerable.Range(0, columns.Count).Where(i => i != table.TimeColumn && !columns[i].IsValue).ToArray();
         var values = Enumerable.Range(0, columns.Count).Where(i => columns[i].IsValue).ToArray();
         var series = new List<ResultSeries>();
-        var byName = new Dictionary<string, ResultSeries>(StringComparer.Ordinal);
-        var byKey = new Dictionary<byte[], ResultSeries>(SeriesKeyComparer.Instance);
+        var byName = new Dictionary<string, int>(StringComparer.Ordinal);
+        var byKey = new Dictionary<byte[], int>(SeriesKeyComparer.Instance);
         var lookup = byKey.GetAlternateLookup<ReadOnlySpan<byte>>();
         var scratch = new byte[256];
-        ReadOnlySpan<byte> lastInstant = default;
-        long lastTime = 0;
-        foreach (var row in table.Rows)
-        {
-            if (row[table.TimeColumn] is not { ValueKind: JsonValueKind.String } instant)
-            {
-                continue;
-            }
+        var rows = table.Rows;
 
-            var raw = JsonMarshal.GetRawUtf8Value(instant);
-            if (!raw.SequenceEqual(lastInstant))
+        // First each row's series and time, then each series' points in a list of its exact size: a panel's series
+        // grew through twice their points otherwise.
+        var assigned = ArrayPool<int>.Shared.Rent(Math.Max(1, rows.Count * values.Length));
+        var times = ArrayPool<long>.Shared.Rent(Math.Max(1, rows.Count));
+        var counts = new List<int>();
+        try
+        {
+            ReadOnlySpan<byte> lastInstant = default;
+            long lastTime = 0;
+            for (var r = 0; r < rows.Count; r++)
             {
-                if (ResultValues.EpochMilliseconds(instant) is not { } parsed)
+                var row = rows[r];
+                assigned.AsSpan(r * values.Length, values.Length).Fill(-1);
+                if (row[table.TimeColumn] is not { ValueKind: JsonValueKind.String } instant)
                 {
                     continue;
                 }
 
-                lastInstant = raw;
-                lastTime = parsed;
-            }
-
-            var length = 0;
-            foreach (var k in keys)
-            {
-                var bytes = row[k] is { } key ? JsonMarshal.GetRawUtf8Value(key) : default;
-                Append(ref scratch, ref length, bytes);
-            }
-
-            for (var v = 0; v < values.Length; v++)
-            {
-                var at = length;
-                Append(ref scratch, ref length, [(byte)v, (byte)(v >> 8)]);
-                var seriesKey = scratch.AsSpan(0, length);
-                if (!lookup.TryGetValue(seriesKey, out var one))
+                var raw = JsonMarshal.GetRawUtf8Value(instant);
+                if (!raw.SequenceEqual(lastInstant))
                 {
-                    one = Named(row, keys, values, v, columns, series, byName);
-                    byKey.Add(seriesKey.ToArray(), one);
+                    if (ResultValues.EpochMilliseconds(instant) is not { } parsed)
+                    {
+                        continue;
+                    }
+
+                    lastInstant = raw;
+                    lastTime = parsed;
                 }
 
-                one.Points.Add((lastTime, row[values[v]]));
-                length = at;
+                times[r] = lastTime;
+                var length = 0;
+                foreach (var k in keys)
+                {
+                    var bytes = row[k] is { } key ? JsonMarshal.GetRawUtf8Value(key) : default;
+                    Append(ref scratch, ref length, bytes);
+                }
+
+                for (var v = 0; v < values.Length; v++)
+                {
+                    var at = length;
+                    Append(ref scratch, ref length, [(byte)v, (byte)(v >> 8)]);
+                    var seriesKey = scratch.AsSpan(0, length);
+                    if (!lookup.TryGetValue(seriesKey, out var one))
+                    {
+                        one = Named(row, keys, values, v, columns, series, byName);
+                        byKey.Add(seriesKey.ToArray(), one);
+                        if (one == counts.Count)
+                        {
+                            counts.Add(0);
+                        }
+                    }
+
+                    assigned[(r * values.Length) + v] = one;
+                    counts[one]++;
+                    length = at;
+                }
             }
+
+            for (var i = 0; i < series.Count; i++)
+            {
+                series[i].Points.Capacity = counts[i];
+            }
+
+            for (var r = 0; r < rows.Count; r++)
+            {
+                var row = rows[r];
+                for (var v = 0; v < values.Length; v++)
+                {
+                    if (assigned[(r * values.Length) + v] is var one and >= 0)
+                    {
+                        series[one].Points.Add((times[r], row[values[v]]));
+                    }
+                }
+            }
+        }
+        finally
+        {
+            ArrayPool<int>.Shared.Return(assigned);
+            ArrayPool<long>.Shared.Return(times);
         }
 
         foreach (var one in series)
@@ -90,16 +131,16 @@ internal sealed record ResultSeries(string Name, List<(long Time, JsonElement? V
         return series;
     }
 
-    /// <summary>The series a row's keys and value column name, made the first time the name is met (keys whose JSON differs may name one series: "5" and 5).</summary>
-    private static ResultSeries Named(ResultRow row, int[] keys, int[] values, int v, IReadOnlyList<ResultColumn> columns, List<ResultSeries> series, Dictionary<string, ResultSeries> byName)
+    /// <summary>The series (its index) a row's keys and value column name, made the first time the name is met (keys whose JSON differs may name one series: "5" and 5).</summary>
+    private static int Named(ResultRow row, int[] keys, int[] values, int v, IReadOnlyList<ResultColumn> columns, List<ResultSeries> series, Dictionary<string, int> byName)
     {
         var group = string.Join(' ', keys.Select(k => ResultValues.Text(row[k])));
         var name = keys.Length == 0 ? columns[values[v]].Name : values.Length > 1 ? $"{group} {columns[values[v]].Name}" : group;
         if (!byName.TryGetValue(name, out var one))
         {
-            one = new ResultSeries(name, []);
+            one = series.Count;
+            series.Add(new ResultSeries(name, []));
             byName.Add(name, one);
-            series.Add(one);
         }
 
         return one;
