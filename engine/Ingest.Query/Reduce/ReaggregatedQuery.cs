@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Globalization;
 using System.Text.Json;
 using Ingest.Indexing.Storage;
+using Ingest.Indexing.Terms;
 using Ingest.Query.Aggregation;
 using Ingest.Query.Binding;
 using Ingest.Query.Execution;
@@ -66,7 +67,7 @@ internal sealed class ReaggregatedQuery
     /// <summary>Writes the rows after offset, at most limit; returns the rows before offset and limit and the rows written.</summary>
     public (long Total, long Written) Write(IndexReader reader, Utf8JsonWriter writer, CancellationToken ct)
     {
-        var groups = new ReaggregatedGroups(_plan);
+        using var groups = new ReaggregatedGroups(_plan);
         var (full, edges) = Split();
         if (full is { } whole)
         {
@@ -189,6 +190,11 @@ internal sealed class ReaggregatedQuery
     /// </summary>
     private void AddEdge(IndexReader reader, ReaggregatedGroups groups, long from, long to, CancellationToken ct)
     {
+        if (!AnyDocumentIn(reader, from, to))
+        {
+            return; // the usual edge, the instant $to alone, holds no order: nothing to aggregate
+        }
+
         var query = _plan.Query;
         var at = query.Source.Position;
         QueryFilter range = new BetweenFilter(_plan.TimeField!, new StringValue(Iso(from), at), new StringValue(Iso(to), at), at);
@@ -239,6 +245,42 @@ internal sealed class ReaggregatedQuery
             {
                 groups.AddEdgeRow(row, edgeAggregation, pass);
             }
+        }
+    }
+
+    /// <summary>
+    /// Whether any entry has a value of the time field in <paramref name="from"/>..<paramref name="to"/> (inclusive
+    /// ticks): without one the edge's query-time pass matches nothing and adds nothing (without keys, its one row of
+    /// zeros changes no count or sum, and avg, min and max of no value are no value), so it is not run. That pass costs
+    /// a parse, a bind and a query's setup, and every dashboard panel has such an edge: the instant <c>$to</c>.
+    /// </summary>
+    private bool AnyDocumentIn(IndexReader reader, long from, long to)
+    {
+        var fields = _plan.Definition.Fields;
+        var field = -1;
+        for (var f = 0; f < fields.Count; f++)
+        {
+            if (string.Equals(fields[f].Name, _plan.TimeField!.Path, StringComparison.OrdinalIgnoreCase))
+            {
+                field = f;
+                break;
+            }
+        }
+
+        if (field < 0 || to == long.MaxValue)
+        {
+            return true; // not expected (the plan's time field is the index's); the pass decides
+        }
+
+        var entries = EntryListPool.Rent();
+        try
+        {
+            reader.Range(field, IndexTerms.DateTime(from), IndexTerms.DateTime(to + 1), entries); // the upper bound is exclusive
+            return entries.Count > 0;
+        }
+        finally
+        {
+            EntryListPool.Return(entries);
         }
     }
 

@@ -176,6 +176,7 @@ internal sealed partial class GrafanaDataSource
             return []; // the drop-down stays empty; the plugin would turn an error into a bare 404 anyway
         }
 
+        using var owned = table;
         var value = table.Columns.Select(static c => c.Name).ToList().IndexOf("value");
         return value < 0 ? [] : [.. table.Rows.Take(MaxListedValues).Select(r => ResultValues.Text(r[value]))];
     }
@@ -195,6 +196,7 @@ internal sealed partial class GrafanaDataSource
             return [];
         }
 
+        using var owned = table;
         var values = new List<string>();
         var seen = new HashSet<string>(StringComparer.Ordinal);
         foreach (var row in table.Rows)

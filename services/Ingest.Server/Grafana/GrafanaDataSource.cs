@@ -82,22 +82,33 @@ internal sealed partial class GrafanaDataSource
         var request = GrafanaRequestReader.ReadQuery(body, _time);
         var (_, interval) = GrafanaBucket.Choose(request.From, request.To, request.IntervalMs, request.MaxDataPoints);
         var answers = new List<(string RefId, ResultTable Table)>(request.Targets.Count);
-        foreach (var target in request.Targets)
+        var tables = new List<IDisposable>(request.Targets.Count);
+        try
         {
-            ResolvedTarget? resolved = null;
-            try
+            foreach (var target in request.Targets)
             {
-                resolved = _resolver.Resolve(target.Target, target.Payload, request.From, request.To, interval, request.Filters);
-                answers.Add((target.RefId, await RunAsync(resolved.Query, resolved.Parameters, ct).ConfigureAwait(false)));
+                ResolvedTarget? resolved = null;
+                try
+                {
+                    resolved = _resolver.Resolve(target.Target, target.Payload, request.From, request.To, interval, request.Filters);
+                    var table = await RunAsync(resolved.Query, resolved.Parameters, ct).ConfigureAwait(false);
+                    tables.Add(table);
+                    answers.Add((target.RefId, table));
+                }
+                catch (QueryException ex)
+                {
+                    throw new GrafanaTargetException(GrafanaTargetResolver.Describe(ex, target.RefId, resolved?.Origin, request.Filters), target.RefId, ex);
+                }
+                catch (QueryUnavailableException ex)
+                {
+                    throw new GrafanaTargetException($"query {target.RefId}: {ex.Message}", target.RefId, ex);
+                }
             }
-            catch (QueryException ex)
-            {
-                throw new GrafanaTargetException(GrafanaTargetResolver.Describe(ex, target.RefId, resolved?.Origin, request.Filters), target.RefId, ex);
-            }
-            catch (QueryUnavailableException ex)
-            {
-                throw new GrafanaTargetException($"query {target.RefId}: {ex.Message}", target.RefId, ex);
-            }
+        }
+        catch
+        {
+            tables.ForEach(static t => t.Dispose());
+            throw;
         }
 
         return GrafanaResponseWriter.Json(writer =>
@@ -116,7 +127,7 @@ internal sealed partial class GrafanaDataSource
             }
 
             writer.WriteEndArray();
-        });
+        }, tables);
     }
 
     /// <summary>
@@ -171,7 +182,7 @@ internal sealed partial class GrafanaDataSource
             }
 
             writer.WriteEndArray();
-        });
+        }, [table]);
     }
 
     private static int FirstOf(List<string> columns, params ReadOnlySpan<string> names)

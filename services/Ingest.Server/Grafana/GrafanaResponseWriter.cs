@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Text.Json;
 using Ingest.Indexing.Definitions;
 using Ingest.Query.Execution;
@@ -103,14 +102,6 @@ internal static class GrafanaResponseWriter
         _ => "string",
     };
 
-    public static IResult Json(Action<Utf8JsonWriter> write)
-    {
-        var buffer = new ArrayBufferWriter<byte>(1024);
-        using (var writer = new Utf8JsonWriter(buffer))
-        {
-            write(writer);
-        }
-
-        return TypedResults.Bytes(buffer.WrittenMemory.ToArray(), "application/json");
-    }
+    /// <summary>The answer <paramref name="write"/> writes; <paramref name="owned"/> (what it reads) is disposed once it is written.</summary>
+    public static IResult Json(Action<Utf8JsonWriter> write, IReadOnlyList<IDisposable>? owned = null) => new GrafanaJsonResult(write, owned ?? []);
 }

@@ -175,6 +175,7 @@ public static partial class QueryEndpoints
             throw ticket.Budget.Expired();
         }
 
+        using var owned = table;
         return format == ResultFormat.Csv
             ? TypedResults.Bytes(ResultTableWriter.ToCsv(table), "text/csv; charset=utf-8")
             : TypedResults.Bytes(ResultTableWriter.ToJsonRows(table), "application/json; charset=utf-8");

@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Globalization;
 using System.Text.Json;
 using Ingest.Indexing.Reduce;
@@ -16,13 +15,17 @@ namespace Ingest.Server.Queries;
 /// columns name the series and each value column gives one series per group. So is a <c>from index</c> query on a
 /// map-reduce index with a time bucket key (<c>groupBy</c> with an <c>interval</c>) among its columns and at least one
 /// aggregate: the bucket key is the time, the aggregates are the values, the other keys split the series.
+/// The cells are elements of the rows' JSON, held in pooled memory until the table is disposed (once written).
 /// </summary>
-internal sealed class ResultTable
+internal sealed class ResultTable : IDisposable
 {
     /// <summary>Rows a table gets at most from a query without a smaller <c>limit</c> (a table panel shows no more).</summary>
     public const int MaxRows = 10_000;
 
-    private ResultTable(IReadOnlyList<ResultColumn> columns, IReadOnlyList<JsonElement?[]> rows, int timeColumn, long totalResults)
+    private JsonDocument? _document;
+    private PooledBufferWriter? _buffer;
+
+    private ResultTable(IReadOnlyList<ResultColumn> columns, ResultRows rows, int timeColumn, long totalResults)
     {
         Columns = columns;
         Rows = rows;
@@ -33,7 +36,7 @@ internal sealed class ResultTable
     public IReadOnlyList<ResultColumn> Columns { get; }
 
     /// <summary>One value per column; null where the row has no such property.</summary>
-    public IReadOnlyList<JsonElement?[]> Rows { get; }
+    public ResultRows Rows { get; }
 
     /// <summary>The column holding the <c>time()</c> bucket of a time series, or -1 when the results are a table.</summary>
     public int TimeColumn { get; }
@@ -77,25 +80,42 @@ internal sealed class ResultTable
     {
         ArgumentNullException.ThrowIfNull(execution);
         ArgumentNullException.ThrowIfNull(query);
-        var buffer = new ArrayBufferWriter<byte>(4096);
-        await using (var writer = new Utf8JsonWriter(buffer))
+        // The rows stay in the pooled buffer, and their cells in the document parsed over it, until the table is
+        // disposed: neither a copy of the document nor the arrays a growing buffer goes through are allocated.
+        var buffer = new PooledBufferWriter(16 * 1024);
+        JsonDocument? document = null;
+        try
         {
-            writer.WriteStartArray();
-            await execution.Results.WriteResultsAsync(writer, static _ => ValueTask.CompletedTask, ct).ConfigureAwait(false);
-            writer.WriteEndArray();
-        }
+            await using (var writer = new Utf8JsonWriter(buffer))
+            {
+                writer.WriteStartArray();
+                await execution.Results.WriteResultsAsync(writer, static _ => ValueTask.CompletedTask, ct).ConfigureAwait(false);
+                writer.WriteEndArray();
+            }
 
-        // One copy of the whole array outlives the pooled document, instead of a copy (a document of its own) per value.
-        JsonElement root;
-        using (var document = JsonDocument.Parse(buffer.WrittenMemory))
+            document = JsonDocument.Parse(buffer.WrittenMemory);
+            var results = execution.Results;
+            var table = results.Shape == QueryResultShape.Documents
+                ? FromDocuments(document.RootElement, results.TotalResults)
+                : FromRows(document.RootElement, results.Columns, query, reduce, results.TotalResults);
+            (table._document, table._buffer) = (document, buffer);
+            return table;
+        }
+        catch
         {
-            root = document.RootElement.Clone();
+            document?.Dispose();
+            buffer.Dispose();
+            throw;
         }
+    }
 
-        var results = execution.Results;
-        return results.Shape == QueryResultShape.Documents
-            ? FromDocuments(root, results.TotalResults)
-            : FromRows(root, results.Columns, query, reduce, results.TotalResults);
+    /// <summary>Returns the rows' memory: no cell may be read after.</summary>
+    public void Dispose()
+    {
+        Rows.Dispose();
+        _document?.Dispose();
+        _buffer?.Dispose();
+        (_document, _buffer) = (null, null);
     }
 
     private static ResultTable FromRows(JsonElement array, IReadOnlyList<QueryColumn> queryColumns, ParsedQuery query, ReduceDefinition? reduce, long total)
@@ -108,16 +128,16 @@ internal sealed class ResultTable
         }
 
         var columns = queryColumns.Select(c => new ResultColumn(c.Name, c.Type, aggregates.Contains(c.Name))).ToArray();
-        var rows = new List<JsonElement?[]>(array.GetArrayLength());
+        var rows = new ResultRows(array.GetArrayLength(), columns.Length);
+        var r = 0;
         foreach (var row in array.EnumerateArray())
         {
-            var values = new JsonElement?[columns.Length];
             for (var i = 0; i < columns.Length; i++)
             {
-                values[i] = row.TryGetProperty(columns[i].Name, out var value) ? value : null;
+                rows.Set(r, i, row.TryGetProperty(columns[i].Name, out var value) ? value : null);
             }
 
-            rows.Add(values);
+            r++;
         }
 
         return new ResultTable(columns, rows, FindTimeColumn(columns, query, reduce), total);
@@ -178,16 +198,13 @@ internal sealed class ResultTable
         }
 
         var columns = new ResultColumn[names.Count];
-        var rows = new List<JsonElement?[]>(parsed.Count);
-        foreach (var values in parsed)
+        var rows = new ResultRows(parsed.Count, names.Count);
+        for (var r = 0; r < parsed.Count; r++)
         {
-            var row = new JsonElement?[names.Count];
-            foreach (var (column, value) in values)
+            foreach (var (column, value) in parsed[r])
             {
-                row[column] = value;
+                rows.Set(r, column, value);
             }
-
-            rows.Add(row);
         }
 
         for (var i = 0; i < columns.Length; i++)
@@ -199,7 +216,7 @@ internal sealed class ResultTable
     }
 
     /// <summary>A document property's type: one JSON kind in every row that has it (nulls aside), else JSON.</summary>
-    private static QueryColumnType InferType(List<JsonElement?[]> rows, int column)
+    private static QueryColumnType InferType(ResultRows rows, int column)
     {
         QueryColumnType? type = null;
         foreach (var row in rows)

@@ -82,7 +82,12 @@ internal static class ResultTableWriter
             csv.AppendJoin(',', table.Columns.Select(static c => Field(c.Name))).Append("\r\n");
             foreach (var row in table.Rows)
             {
-                csv.AppendJoin(',', row.Select(static v => Field(ResultValues.Text(v)))).Append("\r\n");
+                for (var i = 0; i < row.Length; i++)
+                {
+                    csv.Append(i == 0 ? "" : ",").Append(Field(ResultValues.Text(row[i])));
+                }
+
+                csv.Append("\r\n");
             }
         }
 

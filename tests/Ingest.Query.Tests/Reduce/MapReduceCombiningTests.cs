@@ -23,15 +23,6 @@ public sealed class MapReduceCombiningTests
 {
     private static readonly DateTime Start = new(2026, 11, 27, 0, 0, 0, DateTimeKind.Utc);
 
-    private static readonly IndexFieldDefinition[] Fields =
-    [
-        new("Status", "Status", IndexFieldType.Keyword),
-        new("Paid", "Paid", IndexFieldType.Bool),
-        new("Tags", "Tags[]", IndexFieldType.Keyword),
-        new("Total", "Total", IndexFieldType.Number),
-        new("OrderedAt", "OrderedAt", IndexFieldType.DateTime),
-    ];
-
     private static readonly AggregateDefinition[] Aggregates =
     [
         new("Orders", AggregateKind.Count),
@@ -41,7 +32,7 @@ public sealed class MapReduceCombiningTests
         new("First", AggregateKind.Min, "OrderedAt"),
     ];
 
-    private static readonly IndexDefinition Plain = new("Orders/Plain", ["Orders"], Fields);
+    private static readonly IndexDefinition Plain = MapReduceOrders.Plain;
 
     private static readonly IndexDefinition[] Reduced =
     [
@@ -171,8 +162,40 @@ public sealed class MapReduceCombiningTests
         Assert.Contains(plan.Steps, step => step.Operation == "map-reduce-combine" && step.Detail.Contains("aggregated at query time", StringComparison.Ordinal));
     }
 
-    private static IndexDefinition MapReduce(string name, params GroupKeyDefinition[] keys) =>
-        new(name, ["Orders"], Fields) { Reduce = new ReduceDefinition(keys, Aggregates) };
+    [Theory]
+    [InlineData("from Orders where OrderedAt between $from and $to select count(), sum(Total), avg(Total), min(Total), min(OrderedAt)")]
+    [InlineData("from Orders where OrderedAt between $from and $to group by time(OrderedAt, '10m'), Status select count(), avg(Total)")]
+    [InlineData("from Orders where OrderedAt between $from and $to select facet(Status)")]
+    public async Task An_edge_without_documents_is_not_aggregated_and_the_answer_is_the_query_time_one(string text)
+    {
+        await using var host = await QueryHost.OpenAsync([Plain, .. Reduced]);
+        var at = Start.AddHours(2);
+        await host.PutAsync("Orders", [
+            ("orders/1", $"{{\"Status\":\"shipped\",\"Total\":10,\"OrderedAt\":\"{at.AddMinutes(-7):O}\"}}"),
+            ("orders/2", $"{{\"Status\":\"void\",\"Total\":20,\"OrderedAt\":\"{at.AddTicks(-1):O}\"}}"),   // the last tick before $to's bucket
+            ("orders/3", $"{{\"Status\":\"shipped\",\"Total\":40,\"OrderedAt\":\"{at.AddTicks(1):O}\"}}"),  // one tick after $to: out
+            ("orders/4", "{\"Status\":\"shipped\",\"Total\":80,\"OrderedAt\":\"not a date\"}"),
+        ]);
+        foreach (var index in Reduced.Prepend(Plain))
+        {
+            await host.CatchUpAsync(index.Name);
+        }
+
+        foreach (var (from, to) in new[] { (Start, at), (at.AddDays(1), at.AddDays(2)), (at.AddTicks(-1), at.AddTicks(-1)) })
+        {
+            var parameters = new Dictionary<string, JsonElement>
+            {
+                ["from"] = JsonSerializer.SerializeToElement(from),
+                ["to"] = JsonSerializer.SerializeToElement(to), // no order at $to: its edge holds nothing (the last: one order, all edge)
+            };
+            var (expected, actual, _, plan) = await BothAsync(host, text, parameters);
+            _output.WriteLine($"{from:O}..{to:O}: {actual}");
+            Assert.Equal(expected, actual);
+            Assert.Contains(plan.Steps, step => step.Operation == "map-reduce-combine");
+        }
+    }
+
+    private static IndexDefinition MapReduce(string name, params GroupKeyDefinition[] keys) => MapReduceOrders.MapReduce(name, Aggregates, keys);
 
     /// <summary>A range on OrderedAt: between, or two comparisons; bounds on bucket starts, on minutes, or anywhere.</summary>
     private static (string Range, Dictionary<string, JsonElement> Parameters) RandomRange(Random random)
@@ -207,27 +230,8 @@ public sealed class MapReduceCombiningTests
     }
 
     /// <summary>Round 0 writes 400 orders over two days; later rounds update a third, delete a sixth and bring some back.</summary>
-    private static async Task ChangeAsync(QueryHost host, Random random, int round)
-    {
-        var batch = new WriteBatch();
-        for (var i = 0; i < 400; i++)
-        {
-            if (round > 0 && random.Next(6) == 0)
-            {
-                batch.Delete($"orders/{i}");
-            }
-            else if (round == 0 || random.Next(3) == 0)
-            {
-                batch.Put($"orders/{i}", "Orders", Order(random));
-            }
-        }
-
-        await host.Store.WriteAsync(batch);
-        foreach (var index in Reduced.Prepend(Plain))
-        {
-            await host.CatchUpAsync(index.Name);
-        }
-    }
+    private static Task ChangeAsync(QueryHost host, Random random, int round) =>
+        MapReduceOrders.ChangeAsync(host, Reduced, random, round, 400, static (random, _) => Order(random));
 
     private static string Order(Random random)
     {
@@ -266,30 +270,10 @@ public sealed class MapReduceCombiningTests
     /// <summary>Query-time aggregation over the plain index, and the engine's own answer, index and plan.</summary>
     private static async Task<(string Expected, string Actual, string? Index, QueryPlan Plan)> BothAsync(QueryHost host, string text, Dictionary<string, JsonElement> parameters)
     {
-        var prepared = host.Executor.Prepare(QueryParser.Parse(text), Plain, new QueryParameters(parameters), null);
-        string expected;
-        using (var reader = host.Indexes.BeginRead(Plain.Name))
-        using (var results = host.Executor.Run(prepared, reader, CancellationToken.None))
-        {
-            expected = await WriteAsync(results);
-        }
-
+        var expected = await MapReduceOrders.QueryTimeAsync(host, text, parameters);
         using var running = await host.Engine.StartAsync(text, parameters, new QueryOptions { WaitForNonStale = TimeSpan.FromSeconds(30) });
-        var actual = await WriteAsync(running.Results);
+        var actual = await MapReduceOrders.WriteAsync(running.Results);
         var (_, plan) = await host.Engine.ExplainAsync(text, parameters);
         return (expected, actual, running.IndexName, plan);
-    }
-
-    private static async Task<string> WriteAsync(QueryResults results)
-    {
-        var buffer = new MemoryStream();
-        await using (var writer = new Utf8JsonWriter(buffer))
-        {
-            writer.WriteStartArray();
-            await results.WriteResultsAsync(writer, async ct => await writer.FlushAsync(ct), CancellationToken.None);
-            writer.WriteEndArray();
-        }
-
-        return System.Text.Encoding.UTF8.GetString(buffer.ToArray());
     }
 }

@@ -15,15 +15,6 @@ namespace Ingest.Query.Tests.Reduce;
 /// </summary>
 public sealed class MapReduceCoverageTests
 {
-    private static readonly IndexFieldDefinition[] Fields =
-    [
-        new("Status", "Status", IndexFieldType.Keyword),
-        new("Paid", "Paid", IndexFieldType.Bool),
-        new("Tags", "Tags[]", IndexFieldType.Keyword),
-        new("Total", "Total", IndexFieldType.Number),
-        new("OrderedAt", "OrderedAt", IndexFieldType.DateTime),
-    ];
-
     private static readonly AggregateDefinition[] Aggregates =
     [
         new("Orders", AggregateKind.Count),
@@ -36,7 +27,7 @@ public sealed class MapReduceCoverageTests
         new("Last", AggregateKind.Max, "OrderedAt"),
     ];
 
-    private static readonly IndexDefinition Plain = new("Orders/Plain", ["Orders"], Fields);
+    private static readonly IndexDefinition Plain = MapReduceOrders.Plain;
 
     private static readonly IndexDefinition[] Reduced =
     [
@@ -114,7 +105,7 @@ public sealed class MapReduceCoverageTests
             "from Orders group by Status select count()", new Dictionary<string, JsonElement>(), new QueryOptions { WaitForNonStale = TimeSpan.FromSeconds(30) });
         Assert.Equal("Orders/ByStatus", waited.IndexName);
         Assert.False(waited.IsStale);
-        Assert.Contains("{\"Status\":\"late\",\"count()\":2000}", await WriteAsync(waited.Results), StringComparison.Ordinal);
+        Assert.Contains("{\"Status\":\"late\",\"count()\":2000}", await MapReduceOrders.WriteAsync(waited.Results), StringComparison.Ordinal);
     }
 
     [Theory]
@@ -145,8 +136,7 @@ public sealed class MapReduceCoverageTests
         }
     }
 
-    private static IndexDefinition MapReduce(string name, params GroupKeyDefinition[] keys) =>
-        new(name, ["Orders"], Fields) { Reduce = new ReduceDefinition(keys, Aggregates) };
+    private static IndexDefinition MapReduce(string name, params GroupKeyDefinition[] keys) => MapReduceOrders.MapReduce(name, Aggregates, keys);
 
     private static async Task<QueryHost> OpenAsync()
     {
@@ -155,27 +145,8 @@ public sealed class MapReduceCoverageTests
     }
 
     /// <summary>Round 0 writes 300 orders; later rounds update a third, delete a sixth and bring some back.</summary>
-    private static async Task ChangeAsync(QueryHost host, Random random, int round)
-    {
-        var batch = new WriteBatch();
-        for (var i = 0; i < 300; i++)
-        {
-            if (round > 0 && random.Next(6) == 0)
-            {
-                batch.Delete($"orders/{i}");
-            }
-            else if (round == 0 || random.Next(3) == 0)
-            {
-                batch.Put($"orders/{i}", "Orders", Order(random, round));
-            }
-        }
-
-        await host.Store.WriteAsync(batch);
-        foreach (var index in Reduced.Prepend(Plain))
-        {
-            await host.CatchUpAsync(index.Name);
-        }
-    }
+    private static Task ChangeAsync(QueryHost host, Random random, int round) =>
+        MapReduceOrders.ChangeAsync(host, Reduced, random, round, 300, Order);
 
     private static string Order(Random random, int round)
     {
@@ -214,30 +185,10 @@ public sealed class MapReduceCoverageTests
     /// <summary>Query-time aggregation over the plain index, the engine's own choice, and the engine's plan.</summary>
     private static async Task<(string Expected, (string? Index, string Rows) Auto, QueryPlan Plan)> BothAsync(QueryHost host, string text)
     {
-        var prepared = host.Executor.Prepare(QueryParser.Parse(text), Plain, new Ingest.Query.Binding.QueryParameters(Parameters), null);
-        string expected;
-        using (var reader = host.Indexes.BeginRead(Plain.Name))
-        using (var results = host.Executor.Run(prepared, reader, CancellationToken.None))
-        {
-            expected = await WriteAsync(results);
-        }
-
+        var expected = await MapReduceOrders.QueryTimeAsync(host, text, Parameters);
         using var running = await host.Engine.StartAsync(text, Parameters, new QueryOptions { WaitForNonStale = TimeSpan.FromSeconds(30) });
-        var rows = await WriteAsync(running.Results);
+        var rows = await MapReduceOrders.WriteAsync(running.Results);
         var (_, plan) = await host.Engine.ExplainAsync(text, Parameters);
         return (expected, (running.IndexName, rows), plan);
-    }
-
-    private static async Task<string> WriteAsync(QueryResults results)
-    {
-        var buffer = new MemoryStream();
-        await using (var writer = new Utf8JsonWriter(buffer))
-        {
-            writer.WriteStartArray();
-            await results.WriteResultsAsync(writer, async ct => await writer.FlushAsync(ct), CancellationToken.None);
-            writer.WriteEndArray();
-        }
-
-        return System.Text.Encoding.UTF8.GetString(buffer.ToArray());
     }
 }
