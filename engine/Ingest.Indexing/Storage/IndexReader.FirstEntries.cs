@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using Ingest.Storage.Trees;
 
 namespace Ingest.Indexing.Storage;
 
@@ -45,22 +46,38 @@ public sealed partial class IndexReader
     /// false, with the sink partly fed, when the range holds more than <paramref name="maxTerms"/> terms.
     /// </summary>
     private bool VisitTerms<TSink>(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> high, long maxTerms, ref TSink sink)
-        where TSink : IEntrySink, allows ref struct
+        where TSink : struct, IEntrySink
     {
         var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, Terms.TermLimits.MaxTermBytes)], _key);
         var cursor = _terms.CreateCursor();
-        long terms = 0;
-        for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
+        if (!cursor.Seek(_key.AsSpan(0, low)))
         {
-            if (++terms > maxTerms)
+            return true;
+        }
+
+        var visitor = new TermIds<TSink>(this, ref sink, maxTerms);
+        cursor.VisitForward(high, ref visitor);
+        return visitor.Terms <= maxTerms;
+    }
+
+    /// <summary>Hands each term's ids to the sink as <see cref="TreeCursor.VisitForward"/> walks the terms a leaf at a time; stops past a term count.</summary>
+    private ref struct TermIds<TSink>(IndexReader reader, ref TSink sink, long maxTerms) : ITreeEntryVisitor
+        where TSink : struct, IEntrySink
+    {
+        private readonly ref TSink _sink = ref sink;
+
+        public long Terms { get; private set; }
+
+        public bool Visit(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+        {
+            if (++Terms > maxTerms)
             {
                 return false;
             }
 
-            VisitIds(cursor.Value, ref sink);
+            reader.VisitIds(value, ref _sink);
+            return true;
         }
-
-        return true;
     }
 
     /// <summary>The column walk of <see cref="FirstOfRangeOfSingleValues"/>: every match counted, the first ones kept.</summary>
