@@ -21,7 +21,7 @@ public sealed partial class IndexReader
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         CheckField(field);
         var column = _tx.OpenFixedSizeTree(IndexLayout.ColumnName(field));
-        var high = hasTo ? _high.AsSpan(0, IndexLayout.TermKey(field, to, _high)) : FieldEnd(field);
+        var high = hasTo ? HighBuffer.AsSpan(0, IndexLayout.TermKey(field, to, HighBuffer)) : FieldEnd(field);
         var maxTerms = column == null ? long.MaxValue : Math.Max(1024, column.Count / 4);
         var heap = ArrayPool<long>.Shared.Rent(Math.Max(1, count));
         try
@@ -48,9 +48,9 @@ public sealed partial class IndexReader
     private bool VisitTerms<TSink>(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> high, long maxTerms, ref TSink sink)
         where TSink : struct, IEntrySink
     {
-        var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, Terms.TermLimits.MaxTermBytes)], _key);
+        var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, Terms.TermLimits.MaxTermBytes)], KeyBuffer);
         var cursor = _terms.CreateCursor();
-        if (!cursor.Seek(_key.AsSpan(0, low)))
+        if (!cursor.Seek(KeyBuffer.AsSpan(0, low)))
         {
             return true;
         }
