@@ -75,7 +75,22 @@ public sealed partial class IndexReader
                 return false;
             }
 
-            reader.VisitIds(value, ref _sink);
+            if (value[0] != IndexLayout.InlineTag)
+            {
+                reader.VisitIds(value, ref _sink);
+                return true;
+            }
+
+            // Most terms of a single-valued field hold one entry or a few, inline: each goes to the sink as it is
+            // decoded, without a pass through the reader's chunk (a third of the walk's time per term).
+            var position = 1;
+            long entry = 0;
+            while (position < value.Length)
+            {
+                entry += (long)VarInt.Read(value, ref position);
+                _sink.Add(new ReadOnlySpan<long>(in entry));
+            }
+
             return true;
         }
     }
