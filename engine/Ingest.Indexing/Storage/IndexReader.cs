@@ -1,4 +1,3 @@
-using System.Buffers;
 using Ingest.Indexing.Terms;
 using Ingest.Storage;
 using Ingest.Storage.Backup;
@@ -39,19 +38,6 @@ public sealed partial class IndexReader : IDisposable
         var meta = tx.OpenTree(IndexLayout.Meta) ?? throw new InvalidDataException(missing);
         LastIndexedEtag = meta.TryGet(IndexLayout.LastEtagKey, out var etag) ? IndexLayout.ReadInt64(etag) : 0;
     }
-
-    /// <summary>
-    /// Room for a key built to look up or seek (a term key, a folded document id), rented from the shared pool on first
-    /// use and returned on <see cref="Dispose"/>: a reader lives for one query, and two 2,000-byte arrays allocated per
-    /// reader were 4 KiB of the 9.7 KiB a range query allocated.
-    /// </summary>
-    private byte[] KeyBuffer => _key ??= RentKey();
-
-    /// <summary>A second key, beside <see cref="KeyBuffer"/>: the exclusive upper bound of a range of keys.</summary>
-    private byte[] HighBuffer => _high ??= RentKey();
-
-    /// <summary>Room for a block of a posting list's ids, pooled as <see cref="KeyBuffer"/> is (1 KiB a reader).</summary>
-    private long[] ChunkBuffer => _chunk ??= RentChunk();
 
     /// <summary>The etag this view is consistent with.</summary>
     public long LastIndexedEtag { get; }
@@ -200,36 +186,9 @@ public sealed partial class IndexReader : IDisposable
         }
 
         _disposed = true;
-        ReturnKey(ref _key);
-        ReturnKey(ref _high);
-        if (_chunk != null)
-        {
-            ArrayPool<long>.Shared.Return(_chunk);
-            _chunk = null;
-        }
+        ReturnBuffers();
         _tx.Dispose();
         _onDispose?.Invoke();
-    }
-
-    private byte[] RentKey()
-    {
-        ObjectDisposedException.ThrowIf(_disposed, this);
-        return ArrayPool<byte>.Shared.Rent(Tree.MaxKeySize);
-    }
-
-    private long[] RentChunk()
-    {
-        ObjectDisposedException.ThrowIf(_disposed, this);
-        return ArrayPool<long>.Shared.Rent(PostingListIterator.MinBufferLength);
-    }
-
-    private static void ReturnKey(ref byte[]? buffer)
-    {
-        if (buffer != null)
-        {
-            ArrayPool<byte>.Shared.Return(buffer);
-            buffer = null;
-        }
     }
 
     private bool TryReadColumn(int field, long entry, out ReadOnlySpan<byte> bytes)
