@@ -67,9 +67,53 @@ public sealed class DocumentReader : IDisposable
     public bool TryGet(string id, out DocumentView document)
     {
         ArgumentNullException.ThrowIfNull(id);
-        OpenTrees();
         document = default;
-        if (_ids == null || id.Length == 0 || id.Length > DocumentStoreOptions.MaxIdBytes)
+        if (id.Length > DocumentStoreOptions.MaxIdBytes || !TryFind(id, readRecord: true, out var etag, out var record))
+        {
+            return false;
+        }
+
+        document = new DocumentView(this, etag, record);
+        return true;
+    }
+
+    /// <summary>
+    /// <see cref="TryGet"/> for an id held as UTF-8 (an index entry's), answering only whether the document is live in
+    /// this snapshot (present, not expired) and at which etag: the id tree's lookup, and the record's only when some
+    /// document carries an expiry (<see cref="AnyExpiring"/>); no string, no body read.
+    /// </summary>
+    public bool TryGetEtag(ReadOnlySpan<byte> idUtf8, out long etag)
+    {
+        etag = 0;
+        if (idUtf8.Length > DocumentStoreOptions.MaxIdBytes)
+        {
+            return false;
+        }
+
+        // Sized to the id, as TryGet's key: a UTF-8 id has no more characters than bytes.
+        Span<char> chars = stackalloc char[idUtf8.Length];
+        return Encoding.UTF8.TryGetChars(idUtf8, chars, out var charCount)
+            && TryFind(chars[..charCount], readRecord: false, out etag, out _);
+    }
+
+    /// <summary>
+    /// Whether some document in this snapshot carries an expiry (the expiry tree is not empty), asked once per reader.
+    /// When none does, no read can find a document expired, so a live id needs no record lookup, and the query layer
+    /// knows the index's entries are all visible (no row is hidden by the clock).
+    /// </summary>
+    public bool AnyExpiring => _anyExpiring ??= (_tx.OpenTree(TreeNames.Expiry)?.Count ?? 0) > 0;
+
+    /// <summary>
+    /// The one lookup of a live document by id, whatever its casing: the folded id in the id tree gives the etag, and
+    /// the etag tree the record, which is read (and checked against the clock) when <paramref name="readRecord"/> asks
+    /// for it or an expiry could hide the document; otherwise <paramref name="record"/> is empty.
+    /// </summary>
+    private bool TryFind(ReadOnlySpan<char> id, bool readRecord, out long etag, out ReadOnlySpan<byte> record)
+    {
+        OpenTrees();
+        etag = 0;
+        record = default;
+        if (_ids == null || id.IsEmpty)
         {
             return false;
         }
@@ -81,71 +125,23 @@ public sealed class DocumentReader : IDisposable
             return false;
         }
 
-        var etag = BinaryPrimitives.ReadInt64LittleEndian(etagValue);
-        Span<byte> etagKey = stackalloc byte[EtagKey.Size];
-        EtagKey.Write(etagKey, etag);
-        if (!_byEtag!.TryGet(etagKey, out var value))
-        {
-            throw new InvalidDataException($"The id index points at etag {etag}, which holds no document.");
-        }
-
-        if (DocumentRecord.Read(value).IsExpired(value, NowTicks))
-        {
-            return false;
-        }
-
-        // The span points into the snapshot's pages, not into the stack key it was looked up with.
-        document = new DocumentView(this, etag, new ReadOnlySpanHolder(value).Span);
-        return true;
-    }
-
-    /// <summary>
-    /// <see cref="TryGet"/> for an id held as UTF-8 (an index entry's), answering only whether the document is live in
-    /// this snapshot (present, not expired) and at which etag: two key lookups, no string, no body read.
-    /// </summary>
-    public bool TryGetEtag(ReadOnlySpan<byte> idUtf8, out long etag)
-    {
-        OpenTrees();
-        etag = 0;
-        if (_ids == null || idUtf8.IsEmpty || idUtf8.Length > DocumentStoreOptions.MaxIdBytes)
-        {
-            return false;
-        }
-
-        // Sized to the id, as TryGet's key: a UTF-8 id has no more characters than bytes.
-        Span<char> chars = stackalloc char[idUtf8.Length];
-        if (!Encoding.UTF8.TryGetChars(idUtf8, chars, out var charCount))
-        {
-            return false;
-        }
-
-        Span<byte> key = stackalloc byte[IdKey.MaxKeyBytes(charCount)];
-        var length = IdKey.Fold(chars[..charCount], key);
-        if (!_ids.TryGet(key[..length], out var etagValue))
-        {
-            return false;
-        }
-
         var found = BinaryPrimitives.ReadInt64LittleEndian(etagValue);
-
-        // Only an expiry can hide a document the id tree holds: with none in the snapshot, the record needs no lookup.
-        _anyExpiring ??= (_tx.OpenTree(TreeNames.Expiry)?.Count ?? 0) > 0;
-        if (_anyExpiring == false)
+        if (readRecord || AnyExpiring)
         {
-            etag = found;
-            return true;
-        }
+            Span<byte> etagKey = stackalloc byte[EtagKey.Size];
+            EtagKey.Write(etagKey, found);
+            if (!_byEtag!.TryGet(etagKey, out var value))
+            {
+                throw new InvalidDataException($"The id index points at etag {found}, which holds no document.");
+            }
 
-        Span<byte> etagKey = stackalloc byte[EtagKey.Size];
-        EtagKey.Write(etagKey, found);
-        if (!_byEtag!.TryGet(etagKey, out var value))
-        {
-            throw new InvalidDataException($"The id index points at etag {found}, which holds no document.");
-        }
+            if (DocumentRecord.Read(value).IsExpired(value, NowTicks))
+            {
+                return false;
+            }
 
-        if (DocumentRecord.Read(value).IsExpired(value, NowTicks))
-        {
-            return false;
+            // The span points into the snapshot's pages, not into the stack key it was looked up with.
+            record = new ReadOnlySpanHolder(value).Span;
         }
 
         etag = found;

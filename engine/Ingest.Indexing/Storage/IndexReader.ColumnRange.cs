@@ -32,7 +32,7 @@ public sealed partial class IndexReader
         ArgumentNullException.ThrowIfNull(result);
         CheckField(field);
         var column = _tx.OpenFixedSizeTree(IndexLayout.ColumnName(field));
-        var high = hasTo ? _high.AsSpan(0, IndexLayout.TermKey(field, to, _high)) : FieldEnd(field);
+        var high = hasTo ? HighBuffer.AsSpan(0, IndexLayout.TermKey(field, to, HighBuffer)) : FieldEnd(field);
         if (column == null)
         {
             Scan(field, from, high, result);
@@ -89,14 +89,14 @@ public sealed partial class IndexReader
             return false;
         }
 
-        var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, TermLimits.MaxTermBytes)], _key);
+        var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, TermLimits.MaxTermBytes)], KeyBuffer);
         var cursor = _terms.CreateCursor();
         var first = result.Count;
         var termKeys = ArrayPool<long>.Shared.Rent(1024);
         var terms = 0;
         try
         {
-            for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
+            for (var ok = cursor.Seek(KeyBuffer.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
             {
                 if (terms == maxTerms)
                 {

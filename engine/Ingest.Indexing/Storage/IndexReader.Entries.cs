@@ -43,14 +43,14 @@ public sealed partial class IndexReader
     public void DocumentIdPrefix(ReadOnlySpan<char> prefix, List<long> result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var length = IndexDocumentKey.Write(prefix, _key);
+        var length = IndexDocumentKey.Write(prefix, KeyBuffer);
         if (length < 0)
         {
             return;
         }
 
         var first = result.Count;
-        var folded = _key.AsSpan(0, length);
+        var folded = KeyBuffer.AsSpan(0, length);
         var cursor = _docs.CreateCursor();
         for (var ok = cursor.Seek(folded); ok && cursor.Key.StartsWith(folded); ok = cursor.MoveNext())
         {
@@ -187,13 +187,13 @@ public sealed partial class IndexReader
 
         var position = 0;
         var idLength = (int)VarInt.Read(record, ref position);
-        var length = IndexDocumentKey.Write(record.Slice(position, idLength), _key);
+        var length = IndexDocumentKey.Write(record.Slice(position, idLength), KeyBuffer);
         if (length < 0)
         {
             return false;
         }
 
-        documentKey = _key.AsSpan(0, length).ToArray();
+        documentKey = KeyBuffer.AsSpan(0, length).ToArray();
         return true;
     }
 

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using Ingest.Storage.Trees;
 
 namespace Ingest.Indexing.Storage;
 
@@ -20,7 +21,7 @@ public sealed partial class IndexReader
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         CheckField(field);
         var column = _tx.OpenFixedSizeTree(IndexLayout.ColumnName(field));
-        var high = hasTo ? _high.AsSpan(0, IndexLayout.TermKey(field, to, _high)) : FieldEnd(field);
+        var high = hasTo ? HighBuffer.AsSpan(0, IndexLayout.TermKey(field, to, HighBuffer)) : FieldEnd(field);
         var maxTerms = column == null ? long.MaxValue : Math.Max(1024, column.Count / 4);
         var heap = ArrayPool<long>.Shared.Rent(Math.Max(1, count));
         try
@@ -45,22 +46,53 @@ public sealed partial class IndexReader
     /// false, with the sink partly fed, when the range holds more than <paramref name="maxTerms"/> terms.
     /// </summary>
     private bool VisitTerms<TSink>(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> high, long maxTerms, ref TSink sink)
-        where TSink : IEntrySink, allows ref struct
+        where TSink : struct, IEntrySink
     {
-        var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, Terms.TermLimits.MaxTermBytes)], _key);
+        var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, Terms.TermLimits.MaxTermBytes)], KeyBuffer);
         var cursor = _terms.CreateCursor();
-        long terms = 0;
-        for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
+        if (!cursor.Seek(KeyBuffer.AsSpan(0, low)))
         {
-            if (++terms > maxTerms)
+            return true;
+        }
+
+        var visitor = new TermIds<TSink>(this, ref sink, maxTerms);
+        cursor.VisitForward(high, ref visitor);
+        return visitor.Terms <= maxTerms;
+    }
+
+    /// <summary>Hands each term's ids to the sink as <see cref="TreeCursor.VisitForward"/> walks the terms a leaf at a time; stops past a term count.</summary>
+    private ref struct TermIds<TSink>(IndexReader reader, ref TSink sink, long maxTerms) : ITreeEntryVisitor
+        where TSink : struct, IEntrySink
+    {
+        private readonly ref TSink _sink = ref sink;
+
+        public long Terms { get; private set; }
+
+        public bool Visit(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+        {
+            if (++Terms > maxTerms)
             {
                 return false;
             }
 
-            VisitIds(cursor.Value, ref sink);
-        }
+            if (value[0] != IndexLayout.InlineTag)
+            {
+                reader.VisitIds(value, ref _sink);
+                return true;
+            }
 
-        return true;
+            // Most terms of a single-valued field hold one entry or a few, inline: each goes to the sink as it is
+            // decoded, without a pass through the reader's chunk (a third of the walk's time per term).
+            var position = 1;
+            long entry = 0;
+            while (position < value.Length)
+            {
+                entry += (long)VarInt.Read(value, ref position);
+                _sink.Add(new ReadOnlySpan<long>(in entry));
+            }
+
+            return true;
+        }
     }
 
     /// <summary>The column walk of <see cref="FirstOfRangeOfSingleValues"/>: every match counted, the first ones kept.</summary>

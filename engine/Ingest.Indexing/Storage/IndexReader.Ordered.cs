@@ -26,12 +26,12 @@ public sealed partial class IndexReader
         bool ok;
         if (!descending)
         {
-            ok = cursor.Seek(_key.AsSpan(0, IndexLayout.TermKey(field, hasStart ? start : [], _key)));
+            ok = cursor.Seek(KeyBuffer.AsSpan(0, IndexLayout.TermKey(field, hasStart ? start : [], KeyBuffer)));
         }
         else
         {
             // The last key at or before the start: the first key at or after it, stepped back unless it is the start.
-            var key = hasStart ? _key.AsSpan(0, IndexLayout.TermKey(field, start, _key)) : FieldEnd(field);
+            var key = hasStart ? KeyBuffer.AsSpan(0, IndexLayout.TermKey(field, start, KeyBuffer)) : FieldEnd(field);
             ok = cursor.Seek(key);
             ok = !ok ? cursor.Last() : !hasStart || cursor.Key.SequenceCompareTo(key) > 0 ? cursor.MovePrev() : ok;
         }
@@ -65,15 +65,15 @@ public sealed partial class IndexReader
     private bool WalkTerm<TSink>(ReadOnlySpan<byte> term, ReadOnlySpan<byte> value, long from, ref TSink sink)
         where TSink : ITermEntrySink, allows ref struct
     {
-        _chunk ??= new long[PostingListIterator.MinBufferLength];
+        var buffer = ChunkBuffer;
         if (value[0] == IndexLayout.InlineTag)
         {
             var position = 1;
             long previous = 0;
             while (position < value.Length)
             {
-                var n = InlinePostings.Decode(value, ref position, ref previous, _chunk);
-                var chunk = _chunk.AsSpan(0, n);
+                var n = InlinePostings.Decode(value, ref position, ref previous, buffer);
+                var chunk = buffer.AsSpan(0, n);
                 if (from > 0)
                 {
                     var skip = 0;
@@ -100,9 +100,9 @@ public sealed partial class IndexReader
             iterator.Seek(from);
         }
 
-        for (var n = iterator.Fill(_chunk); n > 0; n = iterator.Fill(_chunk))
+        for (var n = iterator.Fill(buffer); n > 0; n = iterator.Fill(buffer))
         {
-            if (!sink.Add(term, _chunk.AsSpan(0, n)))
+            if (!sink.Add(term, buffer.AsSpan(0, n)))
             {
                 return false;
             }

@@ -18,8 +18,8 @@ public sealed partial class IndexReader : IDisposable
     private readonly Tree _terms;
     private readonly Tree _entries;
     private readonly Tree _docs;
-    private readonly byte[] _key = new byte[Tree.MaxKeySize];
-    private readonly byte[] _high = new byte[Tree.MaxKeySize];
+    private byte[]? _key;
+    private byte[]? _high;
     private readonly Action? _onDispose;
     private readonly Reduce.ReducePlan? _reduce;
     private long[]? _chunk;
@@ -62,8 +62,8 @@ public sealed partial class IndexReader : IDisposable
             return;
         }
 
-        var length = IndexLayout.TermKey(field, term, _key);
-        if (_terms.TryGet(_key.AsSpan(0, length), out var value))
+        var length = IndexLayout.TermKey(field, term, KeyBuffer);
+        if (_terms.TryGet(KeyBuffer.AsSpan(0, length), out var value))
         {
             AppendIds(value, result);
         }
@@ -73,8 +73,8 @@ public sealed partial class IndexReader : IDisposable
     public void Range(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> to, List<long> result)
     {
         CheckField(field);
-        var high = IndexLayout.TermKey(field, to, _high);
-        Scan(field, from, _high.AsSpan(0, high), result);
+        var high = IndexLayout.TermKey(field, to, HighBuffer);
+        Scan(field, from, HighBuffer.AsSpan(0, high), result);
     }
 
     /// <summary>The entries with a term of <paramref name="field"/> at or after <paramref name="from"/>.</summary>
@@ -96,9 +96,9 @@ public sealed partial class IndexReader : IDisposable
             return;
         }
 
-        var high = IndexLayout.TermKey(field, prefix[..(end + 1)], _high);
-        _high[high - 1]++;
-        Scan(field, prefix, _high.AsSpan(0, high), result);
+        var high = IndexLayout.TermKey(field, prefix[..(end + 1)], HighBuffer);
+        HighBuffer[high - 1]++;
+        Scan(field, prefix, HighBuffer.AsSpan(0, high), result);
     }
 
     /// <summary>
@@ -152,8 +152,8 @@ public sealed partial class IndexReader : IDisposable
     public bool TryGetEntry(string documentId, out long entry)
     {
         ArgumentException.ThrowIfNullOrEmpty(documentId);
-        var length = IndexDocumentKey.Write(documentId, _key);
-        if (length >= 0 && _docs.TryGet(_key.AsSpan(0, length), out var value))
+        var length = IndexDocumentKey.Write(documentId, KeyBuffer);
+        if (length >= 0 && _docs.TryGet(KeyBuffer.AsSpan(0, length), out var value))
         {
             entry = IndexLayout.ReadInt64(value);
             return true;
@@ -166,8 +166,8 @@ public sealed partial class IndexReader : IDisposable
     /// <summary>Whether the index holds the document with this UTF-8 id, in any casing (no allocation).</summary>
     public bool ContainsDocument(ReadOnlySpan<byte> documentIdUtf8)
     {
-        var length = IndexDocumentKey.Write(documentIdUtf8, _key);
-        return length >= 0 && _docs.ContainsKey(_key.AsSpan(0, length));
+        var length = IndexDocumentKey.Write(documentIdUtf8, KeyBuffer);
+        return length >= 0 && _docs.ContainsKey(KeyBuffer.AsSpan(0, length));
     }
 
     /// <summary>Copies this snapshot of the index into <paramref name="backup"/> as the environment <paramref name="path"/>.</summary>
@@ -186,6 +186,7 @@ public sealed partial class IndexReader : IDisposable
         }
 
         _disposed = true;
+        ReturnBuffers();
         _tx.Dispose();
         _onDispose?.Invoke();
     }
@@ -203,7 +204,7 @@ public sealed partial class IndexReader : IDisposable
         return false;
     }
 
-    private ReadOnlySpan<byte> FieldEnd(int field) => _high.AsSpan(0, IndexLayout.TermKey(field + 1, [], _high));
+    private ReadOnlySpan<byte> FieldEnd(int field) => HighBuffer.AsSpan(0, IndexLayout.TermKey(field + 1, [], HighBuffer));
 
     /// <summary>
     /// Unions the ids of every term key in [field + from, high) into <paramref name="result"/>, ascending and distinct,
@@ -214,14 +215,14 @@ public sealed partial class IndexReader : IDisposable
     private bool Scan(int field, ReadOnlySpan<byte> from, ReadOnlySpan<byte> high, List<long> result, long maxTerms = long.MaxValue)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, TermLimits.MaxTermBytes)], _key);
+        var low = IndexLayout.TermKey(field, from[..Math.Min(from.Length, TermLimits.MaxTermBytes)], KeyBuffer);
         var cursor = _terms.CreateCursor();
         var union = new EntryUnion(result, MaxEntryId);
         var first = result.Count;
         long terms = 0;
         try
         {
-            for (var ok = cursor.Seek(_key.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
+            for (var ok = cursor.Seek(KeyBuffer.AsSpan(0, low)); ok && cursor.Key.SequenceCompareTo(high) < 0; ok = cursor.MoveNext())
             {
                 if (++terms > maxTerms)
                 {
@@ -264,15 +265,15 @@ public sealed partial class IndexReader : IDisposable
     private void VisitIds<TSink>(ReadOnlySpan<byte> value, ref TSink sink)
         where TSink : IEntrySink, allows ref struct
     {
-        _chunk ??= new long[PostingListIterator.MinBufferLength];
+        var chunk = ChunkBuffer;
         if (value[0] == IndexLayout.InlineTag)
         {
             var position = 1;
             long previous = 0;
             while (position < value.Length)
             {
-                var n = InlinePostings.Decode(value, ref position, ref previous, _chunk);
-                sink.Add(_chunk.AsSpan(0, n));
+                var n = InlinePostings.Decode(value, ref position, ref previous, chunk);
+                sink.Add(chunk.AsSpan(0, n));
             }
 
             return;
@@ -280,9 +281,9 @@ public sealed partial class IndexReader : IDisposable
 
         var list = SpilledList(value);
         var iterator = list.Iterate();
-        for (var n = iterator.Fill(_chunk); n > 0; n = iterator.Fill(_chunk))
+        for (var n = iterator.Fill(chunk); n > 0; n = iterator.Fill(chunk))
         {
-            sink.Add(_chunk.AsSpan(0, n));
+            sink.Add(chunk.AsSpan(0, n));
         }
     }
 
@@ -293,11 +294,11 @@ public sealed partial class IndexReader : IDisposable
 
     private void AppendAll(PostingList list, List<long> result)
     {
-        _chunk ??= new long[PostingListIterator.MinBufferLength];
+        var chunk = ChunkBuffer;
         var iterator = list.Iterate();
-        for (var n = iterator.Fill(_chunk); n > 0; n = iterator.Fill(_chunk))
+        for (var n = iterator.Fill(chunk); n > 0; n = iterator.Fill(chunk))
         {
-            result.AddRange(_chunk.AsSpan(0, n));
+            result.AddRange(chunk.AsSpan(0, n));
         }
     }
 

@@ -275,7 +275,7 @@ public sealed partial class QueryExecutor
         var last = documents.LastEtag;
         return last == reader.LastIndexedEtag
             && (prepared.Resume == null || last <= prepared.Resume.BoundEtag)
-            && documents.CountExpiring(DateTime.UtcNow, maxCounted: 0).Expiring == 0;
+            && !documents.AnyExpiring;
     }
 
     /// <summary>

@@ -109,6 +109,22 @@ internal unsafe struct CursorPath<TLayout, TKey>
         return _valid = NextLeaf(pages);
     }
 
+    /// <summary>
+    /// Moves <paramref name="entries"/> back in the current leaf, which must hold that many before the current entry
+    /// or end exactly there: then to the previous leaf's last entry; false (and invalid) before the start.
+    /// </summary>
+    public bool SkipBack(in PageSource pages, int treeVersion, int entries)
+    {
+        EnsurePositioned(pages, treeVersion);
+        _leafIndex -= entries;
+        if (_leafIndex >= 0)
+        {
+            return true;
+        }
+
+        return _valid = PrevLeaf(pages);
+    }
+
     /// <summary>Moves to the previous entry; false (and invalid) before the start.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool MovePrev(in PageSource pages, int treeVersion)

@@ -35,4 +35,35 @@ public sealed class TryGetEtagTests
         Assert.False(reader.TryGetEtag("expired"u8, out _));
         Assert.False(reader.TryGetEtag(new byte[DocumentStoreOptions.MaxIdBytes + 1], out _));
     }
+
+    [Fact]
+    public void Any_expiring_says_whether_some_document_carries_an_expiry_as_count_expiring_does()
+    {
+        using var dir = new TestDirectory();
+        using var store = dir.Open();
+        store.Write(new WriteBatch().Put("orders/1", "C", "{}").Put("orders/2", "C", "{}"));
+        using (var reader = store.BeginRead())
+        {
+            Assert.False(reader.AnyExpiring);
+            Assert.Equal(0, reader.CountExpiring(DateTime.UtcNow, maxCounted: 0).Expiring);
+            Assert.True(reader.TryGetEtag("ORDERS/1"u8, out var etag)); // no record lookup, the same etag
+            Assert.True(reader.TryGet("orders/1", out var document));
+            Assert.Equal(document.Etag, etag);
+        }
+
+        store.Write(new WriteBatch().Put("later", "C", """{"@metadata":{"@expires":"2100-01-01T00:00:00Z"}}"""));
+        using (var reader = store.BeginRead())
+        {
+            Assert.True(reader.AnyExpiring);
+            Assert.Equal(1, reader.CountExpiring(DateTime.UtcNow, maxCounted: 0).Expiring);
+            Assert.True(reader.TryGetEtag("later"u8, out _));
+        }
+
+        store.Write(new WriteBatch().Delete("later"));
+        using (var reader = store.BeginRead())
+        {
+            Assert.False(reader.AnyExpiring); // the delete took its expiry with it
+            Assert.False(reader.TryGetEtag("later"u8, out _));
+        }
+    }
 }
