@@ -35,7 +35,7 @@ internal sealed class EtlScript
     /// <summary>Parses and runs the script's top level (within the limits) and checks that it defines <c>transform</c>.</summary>
     public static bool TryCompile(string source, ScriptLimits limits, out EtlScript? script, out string? error)
     {
-        var compiled = ScriptHost.TryCompile(source, Signature, limits, out var host, out error);
+        var compiled = ScriptHost.TryCompile(source, Signature, limits, borrowsBodies: false, out var host, out error);
         script = compiled ? new EtlScript(host!) : null;
         return compiled;
     }

@@ -21,12 +21,15 @@ namespace Ingest.Server.Scripting;
 /// the engine's ordinary object, which it first makes (<see cref="Initialize"/>, run by every such
 /// path): the properties in the document's order, values already read kept (so identity holds), the
 /// others <see cref="LazyJsonProperty"/> values made when read. The bytes must stay unchanged for the
-/// object's life (a script may keep the object past its call).
+/// object's life (a script may keep the object past its call), unless they were lent for one call
+/// (<see cref="Utf8JsonToJsValue"/>): then reading them after it is a script error.
 /// </para>
 /// </summary>
 internal sealed class LazyJsonObject : ObjectInstance
 {
     private readonly Utf8JsonToJsValue _reader;
+    private readonly ReadOnlyMemory<byte> _json;
+    private readonly int _call;
     private LazyJsonEntry[]? _entries;
     private bool _notIndexable;
 
@@ -37,11 +40,19 @@ internal sealed class LazyJsonObject : ObjectInstance
         : base(engine)
     {
         _reader = reader;
-        Json = json;
+        _json = json;
+        _call = reader.Call;
     }
 
-    /// <summary>The object's JSON as it came.</summary>
-    public ReadOnlyMemory<byte> Json { get; }
+    /// <summary>The object's JSON as it came; a script error once lent bytes have gone back (<see cref="Utf8JsonToJsValue"/>).</summary>
+    public ReadOnlyMemory<byte> Json
+    {
+        get
+        {
+            _reader.ThrowIfLentBytesReturned(_call);
+            return _json;
+        }
+    }
 
     /// <summary>False once the engine's ordinary object was made (<see cref="Initialize"/>): from then on it holds the properties.</summary>
     public bool IsUnmaterialized { get; private set; } = true;

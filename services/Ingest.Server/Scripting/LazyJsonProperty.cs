@@ -11,6 +11,7 @@ namespace Ingest.Server.Scripting;
 internal sealed class LazyJsonProperty : PropertyDescriptor
 {
     private readonly Utf8JsonToJsValue _reader;
+    private readonly int _call;
     private ReadOnlyMemory<byte> _json;
     private JsValue? _value;
 
@@ -21,18 +22,25 @@ internal sealed class LazyJsonProperty : PropertyDescriptor
     {
         _reader = reader;
         _json = json;
+        _call = reader.Call;
     }
 
     /// <summary>The value's JSON while the value has not been made (nor replaced); empty once it has.</summary>
-    public ReadOnlyMemory<byte> UnreadJson => _value is null ? _json : default;
+    public ReadOnlyMemory<byte> UnreadJson => _value is null ? LentJson() : default;
 
     protected override JsValue? CustomValue
     {
-        get => _value ??= _reader.Materialize(_json);
+        get => _value ??= _reader.Materialize(LentJson());
         set
         {
             _value = value;
             _json = default;
         }
+    }
+
+    private ReadOnlyMemory<byte> LentJson()
+    {
+        _reader.ThrowIfLentBytesReturned(_call);
+        return _json;
     }
 }

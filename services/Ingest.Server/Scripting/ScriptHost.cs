@@ -21,11 +21,11 @@ internal sealed class ScriptHost
     private readonly Utf8JsonFromJsValue _serializer;
     private readonly Lock _gate = new();
 
-    private ScriptHost(Engine engine, Function function, ScriptLimits limits)
+    private ScriptHost(Engine engine, Function function, ScriptLimits limits, bool borrowsBodies)
     {
         _engine = engine;
         _function = function;
-        _parser = new Utf8JsonToJsValue(engine);
+        _parser = new Utf8JsonToJsValue(engine, borrowsBodies);
         _serializer = new Utf8JsonFromJsValue(engine, limits.MemoryBytes);
     }
 
@@ -36,7 +36,8 @@ internal sealed class ScriptHost
     /// Parses and runs the script's top level (within the limits) and checks that it defines
     /// <c>transform</c>; <paramref name="signature"/> (e.g. <c>transform(document, metadata)</c>) is named in the error.
     /// </summary>
-    public static bool TryCompile(string source, string signature, ScriptLimits limits, out ScriptHost? host, out string? error)
+    /// <param name="borrowsBodies">The documents given to a call are lent for that call only (see <see cref="Utf8JsonToJsValue"/>).</param>
+    public static bool TryCompile(string source, string signature, ScriptLimits limits, bool borrowsBodies, out ScriptHost? host, out string? error)
     {
         host = null;
         Prepared<Acornima.Ast.Script> prepared;
@@ -71,7 +72,7 @@ internal sealed class ScriptHost
             return false;
         }
 
-        host = new ScriptHost(engine, function, limits);
+        host = new ScriptHost(engine, function, limits, borrowsBodies);
         error = null;
         return true;
     }
@@ -101,6 +102,10 @@ internal sealed class ScriptHost
                 _engine.Advanced.ResetCallStack();
                 throw new ScriptException(Describe(ex), ex);
             }
+            finally
+            {
+                _parser.EndCall();
+            }
         }
     }
 
@@ -109,8 +114,8 @@ internal sealed class ScriptHost
 
     /// <summary>
     /// A UTF-8 JSON document as a JavaScript value, as <c>JSON.parse</c> gives it (read lazily: the
-    /// bytes must stay unchanged while the engine may hold the value, also after the call); only
-    /// inside <see cref="Run{TState, TResult}"/>.
+    /// bytes must stay unchanged while the engine may hold the value, also after the call, unless the
+    /// host borrows bodies: then only during the call); only inside <see cref="Run{TState, TResult}"/>.
     /// </summary>
     /// <exception cref="System.Text.Json.JsonException">The bytes are not one JSON value.</exception>
     public JsValue ParseJsonUtf8(ReadOnlyMemory<byte> json) => _parser.Parse(json);

@@ -4,6 +4,7 @@ using System.Text;
 using System.Text.Json;
 using Jint;
 using Jint.Native;
+using Jint.Runtime;
 
 namespace Ingest.Server.Scripting;
 
@@ -18,9 +19,20 @@ namespace Ingest.Server.Scripting;
 /// read (their objects stay lazy). A transform sees document after document of the same shape, so
 /// property names are decoded once and then found by their bytes (<see cref="Utf8PropertyNames"/>).
 /// One per engine, used by one caller at a time (the script host's lock) and by the objects it made.
+/// <para>
+/// With <paramref name="borrowsBytes"/>, the bytes are lent for one call only (a source's message body is
+/// a pooled array that goes back to the pool once its batch is written): what was made from them
+/// refuses to read them after <see cref="EndCall"/>, with a script error, instead of reading whatever
+/// message the array holds by then. A script may keep values it read (strings, numbers) or made.
+/// </para>
 /// </summary>
-internal sealed class Utf8JsonToJsValue(Engine engine)
+internal sealed class Utf8JsonToJsValue(Engine engine, bool borrowsBytes = false)
 {
+    private const string KeptPastItsCall =
+        "a message's body can be read only during its own transform call, and this value comes from an earlier message's "
+        + "body (its bytes are reused once its batch is written): copy what the script keeps, for example with "
+        + "JSON.parse(JSON.stringify(value)).";
+
     /// <summary>Deeper documents are refused (the reader's default is 64, too few for some documents).</summary>
     public const int MaxDepth = 1_000;
 
@@ -30,6 +42,22 @@ internal sealed class Utf8JsonToJsValue(Engine engine)
     private readonly List<List<JsValue>> _arrays = [];
     private LazyJsonEntry[] _entries = new LazyJsonEntry[32];
     private int _arrayDepth;
+    private int _call;
+
+    /// <summary>The call the values made now belong to.</summary>
+    internal int Call => _call;
+
+    /// <summary>Ends the call: bytes lent for it may be reused from now on.</summary>
+    public void EndCall() => _call++;
+
+    /// <summary>Throws a script TypeError when the bytes of a value made during <paramref name="call"/> may have been reused.</summary>
+    internal void ThrowIfLentBytesReturned(int call)
+    {
+        if (borrowsBytes && call != _call)
+        {
+            throw new JavaScriptException(engine.Intrinsics.TypeError, KeptPastItsCall);
+        }
+    }
 
     /// <summary>The document as a JavaScript value.</summary>
     /// <param name="utf8">The document; it must stay unchanged as long as the engine may hold the value.</param>

@@ -48,7 +48,7 @@ internal sealed class SourceScript
     /// <summary>Parses and runs the script's top level (within the limits) and checks that it defines <c>transform</c>.</summary>
     public static bool TryCompile(string source, ScriptLimits limits, out SourceScript? script, out string? error)
     {
-        var compiled = ScriptHost.TryCompile(source, Signature, limits, out var host, out error);
+        var compiled = ScriptHost.TryCompile(source, Signature, limits, borrowsBodies: true, out var host, out error);
         script = compiled ? new SourceScript(host!) : null;
         return compiled;
     }

@@ -2,8 +2,8 @@ namespace Ingest.Server.Sources;
 
 /// <summary>A message as a source's transform sees it (a ref struct cannot cross into the script host).</summary>
 /// <param name="Body">
-/// The body, UTF-8 JSON; the script reads it lazily and may keep what it read past its call, so the
-/// bytes must never change or be reused (the Kafka client's array per record, or a copy).
+/// The body, UTF-8 JSON, lent for the call: a pooled array that goes back once its batch is written. The
+/// script reads it lazily; what it keeps of it past the call refuses to read it again (a script error).
 /// </param>
 /// <param name="IsTombstone">A Kafka tombstone: the script gets null for the body.</param>
 /// <param name="Key">The Kafka key as text; null when the record has none (always on RabbitMQ).</param>
