@@ -98,6 +98,12 @@ internal sealed class QueryLoad : IAsyncDisposable
             {
                 return;
             }
+            catch (OperationCanceledException)
+            {
+                // The budget ran out while the rows were written (StartAsync turns an expiry before the first row
+                // into QueryTimeoutException; the server's endpoint does the same for one while writing).
+                Interlocked.Increment(ref _timedOut);
+            }
         }
     }
 }
